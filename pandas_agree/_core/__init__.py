@@ -1,0 +1,1 @@
+"""Numpy-only core: counts, disagreement kernels. No pandas here."""

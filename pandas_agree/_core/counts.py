@@ -1,0 +1,157 @@
+"""Counts of values within units: the only summary of the data alpha needs.
+
+Everything here works on integer codes (numpy only, no pandas). A *rating* is one
+(unit, coder, value) triple with a non-missing value; ``unit_codes[i]`` and
+``value_codes[i]`` describe rating ``i``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["UnitValueCounts", "coincidence_entries", "pairable_counts", "within_unit_pairs"]
+
+# Above this many (unit, value) cells a dense bincount would waste memory; sort instead.
+_DENSE_CELL_LIMIT = 1 << 25
+
+
+@dataclass(frozen=True, repr=False)
+class UnitValueCounts:
+    """Sparse values-by-units table restricted to pairable units (two or more values).
+
+    Entries are sorted by unit, then value: entry ``e`` says that unit ``unit[e]`` holds
+    value ``value[e]`` ``count[e]`` times.
+
+    Attributes
+    ----------
+    unit, value, count : ndarray
+        One element per non-empty (unit, value) cell of pairable units.
+    m : ndarray
+        Number of pairable values in each unit (length ``n_units_total``, 0 for units that
+        are not pairable).
+    n_c : ndarray
+        Marginal count of each value over pairable units (length ``n_values``).
+    n_values : int
+        Size of the value domain (codes run from 0 to ``n_values - 1``).
+    """
+
+    unit: np.ndarray
+    value: np.ndarray
+    count: np.ndarray
+    m: np.ndarray
+    n_c: np.ndarray
+    n_values: int
+
+    @property
+    def n(self) -> int:
+        """Number of pairable values, Krippendorff's n.. ."""
+        return int(self.count.sum())
+
+    @property
+    def n_units(self) -> int:
+        """Number of pairable units."""
+        return int(np.count_nonzero(self.m))
+
+    def entry_m(self) -> np.ndarray:
+        """``m`` of the unit of each entry."""
+        return self.m[self.unit]
+
+    def unit_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end (exclusive) of each entry's unit block in the entry arrays."""
+        if self.unit.size == 0:
+            empty = np.zeros(0, dtype=np.intp)
+            return empty, empty
+        change = np.flatnonzero(np.diff(self.unit)) + 1
+        starts = np.concatenate(([0], change))
+        ends = np.concatenate((change, [self.unit.size]))
+        lengths = ends - starts
+        return np.repeat(starts, lengths), np.repeat(ends, lengths)
+
+
+def pairable_counts(
+    unit_codes: np.ndarray,
+    value_codes: np.ndarray,
+    n_units: int,
+    n_values: int,
+    weights: np.ndarray | None = None,
+) -> UnitValueCounts:
+    """Count (unit, value) cells over the units that hold at least two values.
+
+    Parameters
+    ----------
+    unit_codes, value_codes : ndarray of int
+        One element per rating; codes in ``range(n_units)`` and ``range(n_values)``.
+    n_units, n_values : int
+        Sizes of the unit and value domains.
+    weights : ndarray of int, optional
+        Multiplicity of each rating (used by resampling); 1 when omitted.
+
+    Returns
+    -------
+    UnitValueCounts
+    """
+    unit_codes = np.asarray(unit_codes, dtype=np.int64)
+    value_codes = np.asarray(value_codes, dtype=np.int64)
+    m_all = np.bincount(unit_codes, weights=weights, minlength=n_units)
+    keep = m_all[unit_codes] >= 2
+    if weights is not None:
+        keep &= weights > 0
+    u = unit_codes[keep]
+    v = value_codes[keep]
+    w = None if weights is None else np.asarray(weights)[keep]
+    key = u * n_values + v
+    n_cells = n_units * n_values
+    if n_cells <= max(_DENSE_CELL_LIMIT, 4 * key.size):
+        dense = np.bincount(key, weights=w, minlength=n_cells)
+        cells = np.flatnonzero(dense)
+        count = dense[cells]
+    else:
+        if w is None:
+            cells, count = np.unique(key, return_counts=True)
+        else:
+            cells, inverse = np.unique(key, return_inverse=True)
+            count = np.bincount(inverse, weights=w)
+    count = count.astype(np.int64) if w is None else count.astype(np.float64)
+    unit = cells // n_values
+    value = cells % n_values
+    m = np.bincount(unit, weights=count, minlength=n_units)
+    n_c = np.bincount(value, weights=count, minlength=n_values)
+    return UnitValueCounts(unit=unit, value=value, count=count, m=m, n_c=n_c, n_values=n_values)
+
+
+def within_unit_pairs(counts: UnitValueCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct-value pairs that meet inside a unit, with their coincidence weight.
+
+    Returns entry index arrays ``i < j`` (same unit, different values) and the weight
+    ``n_uc * n_uk / (m_u - 1)`` of each pair: the pair's contribution to the coincidence
+    matrix cell (c, k) (and, by symmetry, to (k, c)). The number of pairs is the sum over
+    units of k_u (k_u - 1) / 2 where k_u is the number of distinct values in the unit.
+    """
+    _, ends = counts.unit_bounds()
+    idx = np.arange(counts.unit.size)
+    partners = ends - idx - 1
+    total = int(partners.sum())
+    first = np.repeat(idx, partners)
+    offsets = np.arange(total) - np.repeat(np.cumsum(partners) - partners, partners)
+    second = first + 1 + offsets
+    m = counts.entry_m()[first]
+    weight = counts.count[first] * counts.count[second] / (m - 1.0)
+    return first, second, weight
+
+
+def coincidence_entries(counts: UnitValueCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Non-zero cells ``(c, k, o_ck)`` of Krippendorff's coincidence matrix.
+
+    ``o_ck = sum_u n_uc n_uk / (m_u - 1)`` for ``c != k`` and
+    ``o_cc = sum_u n_uc (n_uc - 1) / (m_u - 1)``; rows and columns sum to ``n_c``.
+    """
+    m = counts.entry_m()
+    diag = counts.count * (counts.count - 1.0) / (m - 1.0)
+    first, second, weight = within_unit_pairs(counts)
+    c, k = counts.value[first], counts.value[second]
+    rows = np.concatenate((counts.value, c, k))
+    cols = np.concatenate((counts.value, k, c))
+    vals = np.concatenate((diag, weight, weight))
+    return rows, cols, vals

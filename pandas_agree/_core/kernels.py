@@ -1,0 +1,258 @@
+"""Disagreement kernels: observed disagreement per unit and expected disagreement from marginals.
+
+Krippendorff's alpha is ``1 - (n - 1) * O / E`` with
+
+* ``O = sum_u sum_{c,k} n_uc n_uk delta_ck / (m_u - 1)`` (ordered pairs of values in a unit),
+* ``E = sum_{c,k} n_c n_k delta_ck`` (ordered pairs over the pooled pairable values).
+
+A kernel computes the per-unit terms of ``O`` and the function ``n_c -> E``. Keeping the
+two apart lets resampling reuse them: resampling units reweights the per-unit terms and
+only re-evaluates ``E``. Every kernel works on the value domain (``V`` distinct values),
+never on every pair of observations, and none builds an ``N x V x V`` tensor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import scipy.sparse as sp
+
+from .counts import UnitValueCounts, within_unit_pairs
+
+__all__ = [
+    "Kernel",
+    "NominalKernel",
+    "PairwiseKernel",
+    "ScoreKernel",
+    "SetKernel",
+    "alpha_from_sums",
+    "midranks",
+]
+
+# Number of matrix cells a blocked evaluation may hold at once (about 32 MiB of float64).
+BLOCK_CELLS = 1 << 22
+
+DeltaCodes = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def alpha_from_sums(n: float, observed_sum: float, expected_sum: float) -> tuple[float, float, float]:
+    """Return ``(alpha, D_o, D_e)`` from the sums ``O`` and ``E`` and the pairable count ``n``.
+
+    ``D_o = O / n`` and ``D_e = E / (n (n - 1))`` as in Krippendorff (2011). ``alpha`` is
+    NaN when ``D_e`` is 0 (every pairable value the same): the coefficient is undefined.
+    """
+    d_o = observed_sum / n
+    d_e = expected_sum / (n * (n - 1.0))
+    if d_e == 0:
+        return float("nan"), float(d_o), 0.0
+    return float(1.0 - d_o / d_e), float(d_o), float(d_e)
+
+
+def midranks(n_c: np.ndarray) -> np.ndarray:
+    """Krippendorff's ordinal positions: ``sum_{g<c} n_g + n_c / 2`` for values in rank order.
+
+    The ordinal metric ``delta_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2) ** 2`` equals
+    ``(r_k - r_c) ** 2`` for these ``r``, so ordinal alpha is interval alpha on ``r``.
+    Works on the last axis, so a stack of marginals gives a stack of positions.
+    """
+    n_c = np.asarray(n_c, dtype=float)
+    return np.cumsum(n_c, axis=-1) - n_c / 2.0
+
+
+class Kernel:
+    """Interface: ``observed_by_unit(counts)`` and ``expected_sum(n_c)``."""
+
+    def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        """Per-unit terms of ``O`` (length: all unit codes; 0 for units not pairable)."""
+        raise NotImplementedError
+
+    def expected_sum(self, n_c: np.ndarray) -> float:
+        """``E = sum_{c,k} n_c n_k delta_ck`` for the marginals ``n_c``."""
+        raise NotImplementedError
+
+    def sums(self, counts: UnitValueCounts) -> tuple[float, float]:
+        """``(O, E)`` for ``counts``."""
+        return float(self.observed_by_unit(counts).sum()), float(self.expected_sum(counts.n_c))
+
+
+class NominalKernel(Kernel):
+    """``delta = 0`` for equal values, 1 otherwise: closed forms, no value pairs at all."""
+
+    def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        squares = np.bincount(counts.unit, weights=counts.count**2.0, minlength=counts.m.size)
+        m = counts.m
+        out = np.zeros(m.size)
+        ok = m >= 2
+        out[ok] = (m[ok] ** 2 - squares[ok]) / (m[ok] - 1.0)
+        return out
+
+    def expected_sum(self, n_c: np.ndarray) -> float:
+        n_c = np.asarray(n_c, dtype=float)
+        return float(n_c.sum() ** 2 - (n_c**2).sum())
+
+
+class ScoreKernel(Kernel):
+    """``delta_ck = (x_c - x_k) ** 2`` through centred moments (interval; ordinal on midranks).
+
+    ``sum_{i,j in u} (x_i - x_j)^2 = 2 m_u sum_i (x_i - mean_u)^2``, computed with the unit
+    mean subtracted first, so there is no cancellation for large values with small spread.
+    """
+
+    def __init__(self, scores: np.ndarray | None = None, *, ordinal: bool = False) -> None:
+        self.scores = None if scores is None else np.asarray(scores, dtype=float)
+        self.ordinal = ordinal
+
+    def _scores(self, n_c: np.ndarray) -> np.ndarray:
+        return midranks(n_c) if self.ordinal else self.scores
+
+    def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        x = self._scores(counts.n_c)[counts.value]
+        m = counts.m
+        total = np.bincount(counts.unit, weights=counts.count * x, minlength=m.size)
+        mean = np.divide(total, m, out=np.zeros(m.size), where=m > 0)
+        dev = x - mean[counts.unit]
+        ss = np.bincount(counts.unit, weights=counts.count * dev**2, minlength=m.size)
+        out = np.zeros(m.size)
+        ok = m >= 2
+        out[ok] = 2.0 * m[ok] * ss[ok] / (m[ok] - 1.0)
+        return out
+
+    def expected_sum(self, n_c: np.ndarray) -> float:
+        n_c = np.asarray(n_c, dtype=float)
+        x = self._scores(n_c)
+        n = n_c.sum()
+        if n == 0:
+            return 0.0
+        mean = (n_c * x).sum() / n
+        return float(2.0 * n * (n_c * (x - mean) ** 2).sum())
+
+
+def _pair_sum_by_unit(
+    counts: UnitValueCounts, delta_pairs: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """Per-unit ``sum n_uc n_uk delta_ck / (m_u - 1)`` over ordered pairs of distinct values.
+
+    ``delta_pairs(c, k)`` is evaluated once per distinct value pair that meets in a unit.
+    """
+    first, second, weight = within_unit_pairs(counts)
+    out = np.zeros(counts.m.size)
+    if first.size == 0:
+        return out
+    c = counts.value[first]
+    k = counts.value[second]  # c < k: entries are sorted by value within a unit
+    key = c * counts.n_values + k
+    uniq, inverse = np.unique(key, return_inverse=True)
+    delta = np.asarray(delta_pairs(uniq // counts.n_values, uniq % counts.n_values), dtype=float)
+    contrib = 2.0 * weight * delta[inverse]
+    return np.bincount(counts.unit[first], weights=contrib, minlength=out.size)
+
+
+class PairwiseKernel(Kernel):
+    """Any distance given as a vectorised ``delta(c_codes, k_codes)`` on the value domain.
+
+    ``E`` evaluates ``delta`` on the pairs ``c < k`` of the domain, in row blocks of at most
+    :data:`BLOCK_CELLS` cells, so memory stays bounded for any ``V``; the time is
+    ``V (V - 1) / 2`` evaluations. The matrix is built once and cached for resampling
+    when it is small.
+    """
+
+    def __init__(self, delta_codes: DeltaCodes, n_values: int) -> None:
+        self.delta_codes = delta_codes
+        self.n_values = n_values
+        self._dense: np.ndarray | None = None
+
+    def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        return _pair_sum_by_unit(counts, self.delta_codes)
+
+    def dense(self) -> np.ndarray | None:
+        """The full ``V x V`` distance matrix when it fits in one block, else None."""
+        v = self.n_values
+        if self._dense is None and v * v <= BLOCK_CELLS:
+            c, k = np.triu_indices(v, 1)
+            mat = np.zeros((v, v))
+            mat[c, k] = self.delta_codes(c, k)
+            self._dense = mat + mat.T
+        return self._dense
+
+    def expected_sum(self, n_c: np.ndarray) -> float:
+        n_c = np.asarray(n_c, dtype=float)
+        dense = self.dense()
+        if dense is not None:
+            return float(n_c @ dense @ n_c)
+        v = self.n_values
+        rows = max(1, BLOCK_CELLS // max(v, 1))
+        total = 0.0
+        for start in range(0, v, rows):
+            stop = min(v, start + rows)
+            c, k = np.nonzero(np.arange(start, stop)[:, None] < np.arange(v)[None, :])
+            c = c + start
+            total += float((n_c[c] * n_c[k] * self.delta_codes(c, k)).sum())
+        return 2.0 * total
+
+
+class SetKernel(Kernel):
+    """Set distances that are 1 for disjoint sets: only intersecting pairs need work.
+
+    ``E = (n^2 - sum n_c^2) - sum_{c != k, A_c & A_k != {}} n_c n_k s_ck`` with similarity
+    ``s = 1 - delta``. Intersecting pairs of distinct sets come from the sparse product of the
+    value-by-element incidence matrix with its transpose, computed in row blocks.
+
+    Parameters
+    ----------
+    incidence : scipy.sparse matrix, shape (V, L)
+        ``incidence[c, e]`` is the weight of element ``e`` in set ``c`` (1 for plain sets).
+    delta_stats : callable
+        ``delta_stats(inter, size_a, size_b)`` -> distance, vectorised over arrays of
+        (weighted) intersection sizes and set sizes.
+    """
+
+    def __init__(self, incidence: sp.csr_matrix, delta_stats: Callable[..., np.ndarray]) -> None:
+        self.incidence = sp.csr_matrix(incidence, dtype=float)
+        self.binary = self.incidence.copy()
+        self.binary.data[:] = 1.0
+        self.sizes = np.asarray(self.incidence.sum(axis=1)).ravel()
+        self.delta_stats = delta_stats
+        self._similar: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def delta_codes(self, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Distances between the sets with codes ``c`` and ``k`` (elementwise)."""
+        inter = np.asarray(
+            self.incidence[c].multiply(self.binary[k]).sum(axis=1), dtype=float
+        ).ravel()
+        return self.delta_stats(inter, self.sizes[c], self.sizes[k])
+
+    def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        return _pair_sum_by_unit(counts, self.delta_codes)
+
+    def similar_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(c, k, s)`` for every pair ``c < k`` of intersecting sets, with similarity ``s``."""
+        if self._similar is None:
+            v = self.incidence.shape[0]
+            bt = self.binary.T.tocsc()
+            rows = max(1, BLOCK_CELLS // max(v, 1))
+            cs, ks, ss = [], [], []
+            for start in range(0, v, rows):
+                stop = min(v, start + rows)
+                block = (self.incidence[start:stop] @ bt).tocoo()
+                c = block.row + start
+                k = block.col
+                upper = k > c
+                c, k, inter = c[upper], k[upper], block.data[upper]
+                s = 1.0 - self.delta_stats(inter, self.sizes[c], self.sizes[k])
+                keep = s != 0
+                cs.append(c[keep])
+                ks.append(k[keep])
+                ss.append(s[keep])
+            self._similar = (
+                np.concatenate(cs) if cs else np.zeros(0, dtype=np.intp),
+                np.concatenate(ks) if ks else np.zeros(0, dtype=np.intp),
+                np.concatenate(ss) if ss else np.zeros(0),
+            )
+        return self._similar
+
+    def expected_sum(self, n_c: np.ndarray) -> float:
+        n_c = np.asarray(n_c, dtype=float)
+        c, k, s = self.similar_pairs()
+        all_pairs = n_c.sum() ** 2 - (n_c**2).sum()
+        return float(all_pairs - 2.0 * (n_c[c] * n_c[k] * s).sum())

@@ -1,0 +1,332 @@
+"""The pandas edge: long data (unit, coder, value) to integer codes, and labelled tables.
+
+A value is *missing* when it is NaN, None or ``pd.NA``; missing ratings are dropped (and
+counted). A set-valued cell (set, frozenset, list, tuple) is a set, normalised to a
+frozenset; an empty set is a coded value, not missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .errors import (
+    ColumnNotFoundError,
+    DuplicateRatingError,
+    InvalidParameterError,
+    MixedValueTypesError,
+    ValueTypeError,
+)
+
+__all__ = [
+    "CodedData",
+    "OnDuplicate",
+    "check_columns",
+    "prepare",
+    "reliability_matrix",
+    "set_incidence",
+    "values_by_units",
+]
+
+OnDuplicate = Literal["raise", "first", "last", "union"]
+_ON_DUPLICATE = ("raise", "first", "last", "union")
+_SET_TYPES = (set, frozenset, list, tuple)
+
+
+@dataclass(frozen=True, repr=False)
+class CodedData:
+    """Ratings as integer codes into labelled domains.
+
+    Attributes
+    ----------
+    unit_codes, coder_codes, value_codes : ndarray of intp
+        One element per non-missing rating, at most one per (unit, coder).
+    units, coders : pandas.Index
+        Labels of every unit and coder in the input (including those whose ratings were
+        all missing); codes index into them.
+    values : pandas.Index
+        The value domain in code order (sorted when the values sort; a categorical's or
+        ``categories=`` order when given). Object dtype of frozensets for set values.
+    is_set : bool
+        Whether the values are sets.
+    ordered : bool
+        Whether ``values`` is in a meaningful rank order (for ``ordinal``).
+    n_missing : int
+        Rows dropped because their value was missing.
+    """
+
+    unit_codes: np.ndarray
+    coder_codes: np.ndarray
+    value_codes: np.ndarray
+    units: pd.Index
+    coders: pd.Index
+    values: pd.Index
+    is_set: bool
+    ordered: bool
+    n_missing: int
+
+    @property
+    def n_ratings(self) -> int:
+        """Number of non-missing ratings."""
+        return int(self.value_codes.size)
+
+
+def check_columns(data: Any, **columns: Hashable) -> None:
+    """Raise unless ``data`` is a DataFrame holding every named column."""
+    if not isinstance(data, pd.DataFrame):
+        raise ValueTypeError(f"`data` must be a pandas DataFrame, got {type(data).__name__}")
+    for param, col in columns.items():
+        if col not in data.columns:
+            raise ColumnNotFoundError(
+                f"`{param}` column {col!r} is not in the DataFrame; its columns are "
+                f"{list(data.columns)} (pass {param}=<column name>)"
+            )
+
+
+def _factorize_labels(series: pd.Series, param: str) -> tuple[np.ndarray, pd.Index]:
+    codes, uniques = pd.factorize(series, sort=_sortable(series))
+    if (codes < 0).any():
+        bad = int((codes < 0).sum())
+        raise InvalidParameterError(
+            f"`{param}` column {series.name!r} has {bad} missing label(s); every rating needs a "
+            f"{param}"
+        )
+    return codes.astype(np.intp), pd.Index(uniques)
+
+
+def _sortable(series: pd.Series) -> bool:
+    return series.dtype != object or pd.api.types.infer_dtype(series, skipna=True) in (
+        "string",
+        "integer",
+        "floating",
+        "mixed-integer-float",
+        "boolean",
+        "decimal",
+        "datetime",
+        "date",
+        "bytes",
+    )
+
+
+def _to_set(x: Any, column: Hashable) -> frozenset:
+    try:
+        return x if isinstance(x, frozenset) else frozenset(x)
+    except TypeError as exc:
+        raise ValueTypeError(
+            f"`value` column {column!r} holds a set with unhashable elements: {x!r}"
+        ) from exc
+
+
+def _normalise_values(
+    raw: pd.Series, scalars_as_sets: bool, force_sets: bool
+) -> tuple[np.ndarray, bool]:
+    """Non-missing values as an object array of frozensets, or the scalars unchanged."""
+    if raw.dtype != object:
+        if force_sets:
+            return np.fromiter((frozenset([x]) for x in raw), dtype=object, count=len(raw)), True
+        return raw.to_numpy(), False
+    arr = raw.to_numpy(dtype=object)
+    is_set = np.fromiter((isinstance(x, _SET_TYPES) for x in arr), dtype=bool, count=arr.size)
+    n_sets = int(is_set.sum())
+    if n_sets == 0 and not force_sets:
+        return arr, False
+    if n_sets < arr.size and not (scalars_as_sets or force_sets):
+        scalar = arr[~is_set][0]
+        a_set = arr[is_set][0]
+        raise MixedValueTypesError(
+            f"`value` column {raw.name!r} mixes sets (e.g. {a_set!r}) and scalars (e.g. "
+            f"{scalar!r}); use a set distance (a scalar then counts as a one-element set) or "
+            "make every value a set"
+        )
+    out = np.empty(arr.size, dtype=object)
+    out[:] = [_to_set(x, raw.name) if s else frozenset([x]) for x, s in zip(arr, is_set)]
+    return out, True
+
+
+def _value_domain(
+    values: np.ndarray | pd.Series,
+    is_set: bool,
+    categories: Sequence[Hashable] | None,
+    column: Hashable,
+) -> tuple[np.ndarray, pd.Index, bool]:
+    """Codes and domain of the (non-missing) values."""
+    if categories is not None:
+        cats = pd.Index(categories)
+        if not cats.is_unique:
+            raise InvalidParameterError(f"`categories` must not repeat values, got {list(cats)}")
+        if is_set:
+            cats = pd.Index([_to_set(c, "categories") for c in cats], dtype=object)
+        codes = cats.get_indexer(pd.Index(values, dtype=object if is_set else None))
+        if (codes < 0).any():
+            unknown = pd.unique(np.asarray(values, dtype=object)[codes < 0])[:5]
+            raise InvalidParameterError(
+                f"`value` column {column!r} holds values not in `categories` "
+                f"{list(cats)}: {list(unknown)}"
+            )
+        used = np.zeros(len(cats), dtype=bool)
+        used[codes] = True
+        remap = np.cumsum(used) - 1
+        return remap[codes].astype(np.intp), cats[used], True
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
+        codes, uniques = pd.factorize(values, sort=True)
+        return codes.astype(np.intp), pd.Index(np.asarray(uniques)), True
+    sortable = not is_set and _sortable(pd.Series(values))
+    codes, uniques = pd.factorize(values, sort=sortable)
+    return codes.astype(np.intp), pd.Index(uniques, dtype=object if is_set else None), sortable
+
+
+def prepare(
+    data: pd.DataFrame,
+    *,
+    unit: Hashable = "unit",
+    coder: Hashable = "coder",
+    value: Hashable = "value",
+    on_duplicate: OnDuplicate = "raise",
+    categories: Sequence[Hashable] | None = None,
+    scalars_as_sets: bool = False,
+) -> CodedData:
+    """Validate long data and turn it into codes. Never modifies ``data``.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        One row per rating.
+    unit, coder, value : hashable
+        Column names.
+    on_duplicate : {"raise", "first", "last", "union"}
+        What to do when a coder rated a unit twice (after dropping missing values):
+        raise :class:`~pandas_agree.errors.DuplicateRatingError` (default), keep the first or
+        last row, or merge the ratings into one set (every value then becomes a set; a
+        scalar ``x`` counts as ``{x}``).
+    categories : sequence, optional
+        The value domain in rank order; a value outside it raises.
+    scalars_as_sets : bool
+        Treat a scalar as a one-element set in a column that mixes sets and scalars
+        (set distances ask for this); otherwise mixing raises.
+
+    Returns
+    -------
+    CodedData
+    """
+    check_columns(data, unit=unit, coder=coder, value=value)
+    if on_duplicate not in _ON_DUPLICATE:
+        raise InvalidParameterError(
+            f"`on_duplicate` must be one of {list(_ON_DUPLICATE)}, got {on_duplicate!r}"
+        )
+    unit_codes, units = _factorize_labels(data[unit], "unit")
+    coder_codes, coders = _factorize_labels(data[coder], "coder")
+    raw = data[value]
+    present = ~pd.isna(raw).to_numpy()
+    n_missing = int(raw.size - present.sum())
+    raw = raw[present]
+    unit_codes, coder_codes = unit_codes[present], coder_codes[present]
+    is_categorical = isinstance(raw.dtype, pd.CategoricalDtype)
+
+    key = unit_codes.astype(np.int64) * len(coders) + coder_codes
+    dup = pd.Series(key).duplicated(keep=False).to_numpy()
+    union = False
+    if dup.any():
+        if on_duplicate == "raise":
+            pairs = pd.unique(pd.Series(list(zip(units[unit_codes[dup]], coders[coder_codes[dup]]))))
+            shown = ", ".join(f"({u!r}, {c!r})" for u, c in pairs[:5])
+            more = f" and {len(pairs) - 5} more" if len(pairs) > 5 else ""
+            raise DuplicateRatingError(
+                f"{len(pairs)} (unit, coder) pair(s) have more than one rating: {shown}{more}. "
+                "Pass on_duplicate='first', 'last' or 'union' to say which to use"
+            )
+        if on_duplicate in ("first", "last"):
+            keep = ~pd.Series(key).duplicated(keep=on_duplicate).to_numpy()
+            raw, unit_codes, coder_codes, key = raw[keep], unit_codes[keep], coder_codes[keep], key[keep]
+        else:
+            union = True
+
+    if is_categorical and not union:
+        vals: Any = raw
+        is_set = False
+    else:
+        vals, is_set = _normalise_values(raw, scalars_as_sets, force_sets=union)
+        if union:
+            merged: dict[int, frozenset] = {}
+            for k, v in zip(key.tolist(), vals):
+                merged[k] = merged[k] | v if k in merged else v
+            first = ~pd.Series(key).duplicated().to_numpy()
+            unit_codes, coder_codes = unit_codes[first], coder_codes[first]
+            vals = np.empty(int(first.sum()), dtype=object)
+            vals[:] = [merged[k] for k in key[first].tolist()]
+    value_codes, domain, ordered = _value_domain(vals, is_set, categories, value)
+    return CodedData(
+        unit_codes=unit_codes,
+        coder_codes=coder_codes,
+        value_codes=value_codes,
+        units=units,
+        coders=coders,
+        values=domain,
+        is_set=is_set,
+        ordered=ordered,
+        n_missing=n_missing,
+    )
+
+
+def reliability_matrix(coded: CodedData) -> pd.DataFrame:
+    """Coders x units matrix of values (Krippendorff's canonical form); NaN where missing."""
+    domain = coded.values
+    numeric = pd.api.types.is_numeric_dtype(domain.dtype) and not pd.api.types.is_bool_dtype(
+        domain.dtype
+    )
+    shape = (len(coded.coders), len(coded.units))
+    if numeric:
+        mat = np.full(shape, np.nan)
+        mat[coded.coder_codes, coded.unit_codes] = np.asarray(domain, dtype=float)[coded.value_codes]
+    else:
+        mat = np.full(shape, np.nan, dtype=object)
+        mat[coded.coder_codes, coded.unit_codes] = np.asarray(domain, dtype=object)[
+            coded.value_codes
+        ]
+    return pd.DataFrame(mat, index=coded.coders.rename("coder"), columns=coded.units.rename("unit"))
+
+
+def values_by_units(coded: CodedData) -> pd.DataFrame:
+    """Values x units table of counts (Krippendorff's values-by-units matrix)."""
+    counts = np.zeros((len(coded.values), len(coded.units)), dtype=np.int64)
+    np.add.at(counts, (coded.value_codes, coded.unit_codes), 1)
+    return pd.DataFrame(
+        counts, index=coded.values.rename("value"), columns=coded.units.rename("unit")
+    )
+
+
+def set_incidence(
+    values: pd.Index, element_weights: Any = None
+) -> tuple[sp.csr_matrix, pd.Index]:
+    """Value-by-element incidence matrix of a set domain, and the element labels.
+
+    ``element_weights`` (a mapping or a callable element -> weight) puts weights in the cells.
+    """
+    lengths = np.fromiter((len(s) for s in values), dtype=np.intp, count=len(values))
+    flat = [e for s in values for e in s]
+    elem_codes, elements = pd.factorize(pd.Series(flat, dtype=object))
+    data = np.ones(len(flat))
+    if element_weights is not None:
+        data = _element_weight_array(elements, element_weights)[elem_codes]
+    rows = np.repeat(np.arange(len(values)), lengths)
+    matrix = sp.csr_matrix((data, (rows, elem_codes)), shape=(len(values), len(elements)))
+    return matrix, pd.Index(elements, dtype=object)
+
+
+def _element_weight_array(elements: Any, weights: Any) -> np.ndarray:
+    if callable(weights):
+        out = np.array([float(weights(e)) for e in elements])
+    else:
+        try:
+            out = np.array([float(weights[e]) for e in elements])
+        except KeyError as exc:
+            raise InvalidParameterError(
+                f"`weights` has no weight for element {exc.args[0]!r}"
+            ) from None
+    if not np.all(np.isfinite(out)) or (out <= 0).any():
+        raise InvalidParameterError(f"`weights` must be finite and positive, got {out.tolist()[:5]}")
+    return out

@@ -1,0 +1,410 @@
+r"""Distance functions for Krippendorff's alpha, and the registry that names them.
+
+Every built-in is importable as a plain function on two values (``masi({1, 2}, {1})``) and
+is registered by name (``alpha(df, distance="masi")``). Alpha evaluates each distance on the
+value domain only: closed forms for ``nominal``, ``interval`` and ``ordinal``; vectorised
+formulas over (intersection, size, size) for the set distances; a blocked ``V x V``
+evaluation for ``ratio`` and user callables.
+
+Set distances (all are 1 for disjoint sets, 0 for equal sets; ``d(set(), set()) = 0`` and
+``d(set(), A) = 1`` for non-empty ``A``):
+
+=================  ====================================================================
+``jaccard``        :math:`1 - |A \cap B| / |A \cup B|` (Jaccard 1908)
+``dice``           :math:`1 - 2|A \cap B| / (|A| + |B|)` (Dice 1945)
+``masi``           :math:`1 - J \cdot M`, ``M`` = 1 equal, 2/3 one a subset of the other,
+                   1/3 overlapping with both differences non-empty, 0 disjoint
+                   (Passonneau 2006, section 3.3; exact thirds, not NLTK's 0.67/0.33)
+``masi_dice``      :math:`(1 - \mathrm{Dice}) \cdot P`, ``P`` = 0 equal, 1/3 subsumption,
+                   2/3 overlap, 1 disjoint (Passonneau 2005, the pyramid report, Figure 2)
+``masi_jaccard``   :math:`(1 - J) \cdot P` with the same ``P`` (the form some Java tools use)
+=================  ====================================================================
+
+For ``masi_dice`` and ``masi_jaccard`` the empty set counts as *disjoint* from a non-empty
+set (``P = 1``), not as its subset, so that every set distance is 1 on disjoint sets.
+A set-valued nominal distance (identical sets agree, all else disagree) is ``nominal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from .errors import InvalidParameterError, UnknownDistanceError
+
+__all__ = [
+    "Distance",
+    "available_distances",
+    "dice",
+    "get_distance",
+    "interval",
+    "jaccard",
+    "masi",
+    "masi_dice",
+    "masi_jaccard",
+    "nominal",
+    "ordinal",
+    "ratio",
+    "register_distance",
+]
+
+Kind = Literal["nominal", "interval", "ordinal", "numeric", "set", "callable"]
+
+
+@dataclass(frozen=True)
+class Distance:
+    """A named distance and the form alpha evaluates it in.
+
+    Parameters
+    ----------
+    name : str
+        Registry name, shown in results.
+    kind : {"nominal", "interval", "ordinal", "numeric", "set", "callable"}
+        How alpha evaluates it: closed forms (``nominal``, ``interval``, ``ordinal``), a
+        vectorised function of two float arrays (``numeric``), a vectorised function of
+        (intersection, size, size) on sets (``set``), or a Python callable on two values.
+    func : callable
+        The distance as a plain function of two values.
+    kernel : callable, optional
+        ``numeric``: ``kernel(x, y)`` on float arrays; ``set``: ``kernel(inter, size_a,
+        size_b)`` on float arrays of (weighted) intersection and set sizes.
+    """
+
+    name: str
+    kind: Kind
+    func: Callable[..., float] = field(repr=False)
+    kernel: Callable[..., np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def is_set(self) -> bool:
+        """True for set distances, under which a scalar value counts as a one-element set."""
+        return self.kind == "set"
+
+    def __call__(self, a: Any, b: Any, **kwargs: Any) -> float:
+        return self.func(a, b, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scalar distances
+
+
+def nominal(a: Hashable, b: Hashable) -> float:
+    """Nominal distance: 0 when ``a == b``, else 1 (works on sets too: identical sets agree).
+
+    Examples
+    --------
+    >>> nominal("x", "x"), nominal("x", "y"), nominal(frozenset({1}), {1})
+    (0.0, 1.0, 0.0)
+    """
+    return 0.0 if _as_key(a) == _as_key(b) else 1.0
+
+
+def interval(a: float, b: float) -> float:
+    """Interval distance ``(a - b) ** 2`` (Krippendorff 2011).
+
+    Examples
+    --------
+    >>> interval(1, 4)
+    9.0
+    """
+    return float((float(a) - float(b)) ** 2)
+
+
+def _ratio_kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    total = x + y
+    return np.divide((x - y) ** 2, total**2, out=np.zeros(np.broadcast(x, y).shape), where=total != 0)
+
+
+def ratio(a: float, b: float) -> float:
+    """Ratio distance ``((a - b) / (a + b)) ** 2``, 0 when ``a = b = 0`` (Krippendorff 2011).
+
+    Examples
+    --------
+    >>> ratio(1, 3)
+    0.25
+    """
+    return float(_ratio_kernel(np.asarray(a), np.asarray(b)))
+
+
+def ordinal(a: Hashable, b: Hashable, *, frequencies: Mapping[Hashable, float]) -> float:
+    r"""Krippendorff's ordinal distance, which depends on how often each value was used.
+
+    .. math:: \delta_{ck} = \Big(\sum_{g=c}^{k} n_g - \frac{n_c + n_k}{2}\Big)^2
+
+    Parameters
+    ----------
+    a, b : hashable
+        Two values present in ``frequencies``.
+    frequencies : mapping
+        Value -> pairable frequency ``n_g``, **in rank order** (a dict or a
+        :class:`pandas.Series` whose index is ordered). Alpha computes these itself.
+
+    Examples
+    --------
+    Krippendorff (2011), section C: value frequencies 1: 9, 2: 13, 3: 10, 4: 5, 5: 3.
+
+    >>> ordinal(1, 3, frequencies={1: 9, 2: 13, 3: 10, 4: 5, 5: 3})
+    552.25
+    """
+    keys = list(frequencies.keys())
+    n = np.array([float(frequencies[k]) for k in keys])
+    pos = np.cumsum(n) - n / 2.0
+    try:
+        ia, ib = keys.index(a), keys.index(b)
+    except ValueError as exc:
+        raise InvalidParameterError(
+            f"`a` and `b` must be keys of `frequencies`, got a={a!r}, b={b!r}"
+        ) from exc
+    return float((pos[ia] - pos[ib]) ** 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Set distances: vectorised over (intersection, |A|, |B|)
+
+
+def _overlap_penalty(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    """Passonneau's P: 0 equal, 1/3 subsumption, 2/3 overlap, 1 disjoint (empty vs non-empty: 1)."""
+    equal = (inter == na) & (inter == nb)
+    subset = (inter == np.minimum(na, nb)) & (inter > 0)
+    return np.select([equal, subset, inter > 0], [0.0, 1.0 / 3.0, 2.0 / 3.0], default=1.0)
+
+
+def _jaccard_similarity(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    union = na + nb - inter
+    return np.divide(inter, union, out=np.ones(np.shape(inter)), where=union != 0)
+
+
+def _dice_similarity(inter: np.ndarray, na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    total = na + nb
+    return np.divide(2.0 * inter, total, out=np.ones(np.shape(inter)), where=total != 0)
+
+
+def _jaccard_kernel(inter, na, nb):
+    return 1.0 - _jaccard_similarity(inter, na, nb)
+
+
+def _dice_kernel(inter, na, nb):
+    return 1.0 - _dice_similarity(inter, na, nb)
+
+
+def _masi_kernel(inter, na, nb):
+    equal = (inter == na) & (inter == nb)
+    subset = (inter == np.minimum(na, nb)) & (inter > 0)
+    monotonicity = np.select([equal, subset, inter > 0], [1.0, 2.0 / 3.0, 1.0 / 3.0], default=0.0)
+    return 1.0 - _jaccard_similarity(inter, na, nb) * monotonicity
+
+
+def _masi_dice_kernel(inter, na, nb):
+    return (1.0 - _dice_similarity(inter, na, nb)) * _overlap_penalty(inter, na, nb)
+
+
+def _masi_jaccard_kernel(inter, na, nb):
+    return (1.0 - _jaccard_similarity(inter, na, nb)) * _overlap_penalty(inter, na, nb)
+
+
+def _as_key(x: Any) -> Any:
+    if isinstance(x, (set, list, tuple)):
+        return frozenset(x)
+    return x
+
+
+def _as_set(x: Any, name: str) -> frozenset:
+    if isinstance(x, frozenset):
+        return x
+    if isinstance(x, (set, list, tuple)):
+        return frozenset(x)
+    if isinstance(x, Iterable) and not isinstance(x, (str, bytes)):
+        return frozenset(x)
+    raise InvalidParameterError(f"`{name}` must be a set, frozenset, list or tuple, got {x!r}")
+
+
+def _set_function(kernel: Callable[..., np.ndarray], name: str, doc: str) -> Callable[..., float]:
+    def func(a: Iterable[Hashable], b: Iterable[Hashable]) -> float:
+        sa, sb = _as_set(a, "a"), _as_set(b, "b")
+        inter = float(len(sa & sb))
+        return float(kernel(np.array(inter), np.array(float(len(sa))), np.array(float(len(sb)))))
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = doc
+    return func
+
+
+jaccard = _set_function(
+    _jaccard_kernel,
+    "jaccard",
+    """Jaccard distance ``1 - |A & B| / |A | B|`` (0 for two empty sets).
+
+    Examples
+    --------
+    Passonneau (2006), Figure 2, column x: J = 2/3.
+
+    >>> round(jaccard({"x", "y"}, {"x", "y", "z"}), 6)
+    0.333333
+    """,
+)
+dice = _set_function(
+    _dice_kernel,
+    "dice",
+    """Dice distance ``1 - 2 |A & B| / (|A| + |B|)`` (0 for two empty sets).
+
+    Examples
+    --------
+    >>> dice({1, 2}, {2, 3})
+    0.5
+    """,
+)
+masi = _set_function(
+    _masi_kernel,
+    "masi",
+    """MASI distance ``1 - J * M`` (Passonneau 2006, section 3.3).
+
+    ``J`` is Jaccard similarity; ``M`` is 1 for equal sets, 2/3 when one is a subset of the
+    other, 1/3 when they overlap with both differences non-empty, 0 when disjoint. The thirds
+    are exact (NLTK's ``masi_distance`` uses 0.67 and 0.33).
+
+    Examples
+    --------
+    Passonneau (2006), Figure 2, column x: J = 2/3 and M = 2/3, so MASI similarity 4/9.
+
+    >>> from fractions import Fraction
+    >>> Fraction(1 - masi({"x", "y"}, {"x", "y", "z"})).limit_denominator(100)
+    Fraction(4, 9)
+    """,
+)
+masi_dice = _set_function(
+    _masi_dice_kernel,
+    "masi_dice",
+    """MASI as written in the pyramid report: ``(1 - Dice) * P`` (Passonneau 2005, Figure 2).
+
+    ``P`` is 0 for equal sets, 1/3 when one subsumes the other, 2/3 for overlap with both
+    differences non-empty, and 1 for disjoint sets (an empty set is disjoint from any
+    non-empty set).
+
+    Examples
+    --------
+    >>> round(masi_dice({1, 2}, {1, 2, 3, 4}), 6)  # Dice 2/3, subsumption: (1/3) * (1/3)
+    0.111111
+    """,
+)
+masi_jaccard = _set_function(
+    _masi_jaccard_kernel,
+    "masi_jaccard",
+    """``(1 - Jaccard) * P`` with the penalty ``P`` of :func:`masi_dice`.
+
+    Examples
+    --------
+    >>> round(masi_jaccard({1, 2}, {2, 3}), 6)  # J = 1/3, overlap: (2/3) * (2/3)
+    0.444444
+    """,
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Registry
+
+_REGISTRY: dict[str, Distance] = {}
+
+
+def _builtin(d: Distance) -> None:
+    _REGISTRY[d.name] = d
+
+
+_builtin(Distance("nominal", "nominal", nominal))
+_builtin(Distance("ordinal", "ordinal", ordinal))
+_builtin(Distance("interval", "interval", interval))
+_builtin(Distance("ratio", "numeric", ratio, _ratio_kernel))
+_builtin(Distance("jaccard", "set", jaccard, _jaccard_kernel))
+_builtin(Distance("dice", "set", dice, _dice_kernel))
+_builtin(Distance("masi", "set", masi, _masi_kernel))
+_builtin(Distance("masi_dice", "set", masi_dice, _masi_dice_kernel))
+_builtin(Distance("masi_jaccard", "set", masi_jaccard, _masi_jaccard_kernel))
+_BUILTIN_NAMES = frozenset(_REGISTRY)
+
+
+def available_distances() -> list[str]:
+    """Names accepted by ``distance=``, sorted.
+
+    Examples
+    --------
+    >>> available_distances()[:4]
+    ['dice', 'interval', 'jaccard', 'masi']
+    """
+    return sorted(_REGISTRY)
+
+
+def register_distance(
+    name: str, func: Callable[[Any, Any], float] | Distance, *, overwrite: bool = False
+) -> Distance:
+    """Register a distance under ``name`` so that ``distance=name`` finds it.
+
+    Parameters
+    ----------
+    name : str
+        The name to register.
+    func : callable or Distance
+        A symmetric function ``d(a, b) -> float`` with ``d(a, a) = 0`` and ``d >= 0``, called
+        on pairs of distinct values of the value domain (sets arrive as frozensets), or a
+        :class:`Distance` for a vectorised form.
+    overwrite : bool, default False
+        Replace an existing user distance of that name. Built-ins can never be replaced.
+
+    Returns
+    -------
+    Distance
+
+    Examples
+    --------
+    >>> d = register_distance("absolute", lambda a, b: abs(a - b), overwrite=True)
+    >>> d.name, d.kind
+    ('absolute', 'callable')
+    """
+    if not isinstance(name, str) or not name:
+        raise InvalidParameterError(f"`name` must be a non-empty string, got {name!r}")
+    if name in _BUILTIN_NAMES:
+        raise InvalidParameterError(f"`name` {name!r} is a built-in distance and cannot be replaced")
+    if name in _REGISTRY and not overwrite:
+        raise InvalidParameterError(
+            f"`name` {name!r} is already registered; pass overwrite=True to replace it"
+        )
+    if isinstance(func, Distance):
+        dist = Distance(name, func.kind, func.func, func.kernel)
+    elif callable(func):
+        dist = Distance(name, "callable", func)
+    else:
+        raise InvalidParameterError(f"`func` must be callable or a Distance, got {func!r}")
+    _REGISTRY[name] = dist
+    return dist
+
+
+def get_distance(spec: str | Callable[[Any, Any], float] | Distance) -> Distance:
+    """Resolve ``distance=`` (a registered name, a callable or a :class:`Distance`).
+
+    Examples
+    --------
+    >>> get_distance("masi").kind
+    'set'
+    >>> get_distance("masy")
+    Traceback (most recent call last):
+    ...
+    pandas_agree.errors.UnknownDistanceError: `distance` must be one of [...], got 'masy'
+    """
+    if isinstance(spec, Distance):
+        return spec
+    if isinstance(spec, str):
+        try:
+            return _REGISTRY[spec]
+        except KeyError:
+            raise UnknownDistanceError(
+                f"`distance` must be one of {available_distances()} or a callable, got {spec!r}"
+            ) from None
+    if callable(spec):
+        name = getattr(spec, "__name__", None) or type(spec).__name__
+        return Distance(name, "callable", spec)
+    raise UnknownDistanceError(
+        f"`distance` must be one of {available_distances()} or a callable, got {spec!r}"
+    )

@@ -1,0 +1,59 @@
+"""Exceptions and warnings raised by pandas_agree.
+
+Every error a user can cause subclasses :class:`ValueError` or :class:`TypeError`, so
+``except ValueError`` keeps working, and names the offending parameter and what was
+passed.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgreementError",
+    "ColumnNotFoundError",
+    "DegenerateDataWarning",
+    "DuplicateRatingError",
+    "InvalidParameterError",
+    "MixedValueTypesError",
+    "NoPairableUnitsError",
+    "UnknownDistanceError",
+    "ValueTypeError",
+]
+
+
+class AgreementError(ValueError):
+    """Base class of the value errors raised by pandas_agree."""
+
+
+class InvalidParameterError(AgreementError):
+    """A parameter has a value outside what the function accepts."""
+
+
+class ColumnNotFoundError(AgreementError, KeyError):
+    """A column named by ``unit=``, ``coder=``, ``value=`` (or ``by=``) is not in the frame."""
+
+    def __str__(self) -> str:  # KeyError would quote the message; keep it readable
+        return str(self.args[0]) if self.args else ""
+
+
+class DuplicateRatingError(AgreementError):
+    """The same coder rated the same unit more than once and no ``on_duplicate`` rule was given."""
+
+
+class UnknownDistanceError(AgreementError):
+    """A distance name is not in the registry."""
+
+
+class NoPairableUnitsError(AgreementError):
+    """No unit has two or more values, so there is nothing to compare."""
+
+
+class ValueTypeError(TypeError):
+    """Values cannot be used with the requested distance (for example text with ``interval``)."""
+
+
+class MixedValueTypesError(ValueTypeError):
+    """A value column mixes sets and scalars under a distance that does not say how to compare them."""
+
+
+class DegenerateDataWarning(RuntimeWarning):
+    """The data make a coefficient undefined (for example every pairable value is the same)."""

@@ -1,0 +1,325 @@
+r"""Krippendorff's alpha on long data, and the reliability and coincidence matrices.
+
+.. math::
+
+    \alpha = 1 - \frac{D_o}{D_e}, \qquad
+    D_o = \frac{1}{n} \sum_c \sum_k o_{ck}\, \delta_{ck}, \qquad
+    D_e = \frac{1}{n(n-1)} \sum_c \sum_k n_c n_k\, \delta_{ck}
+
+with the coincidences :math:`o_{ck} = \sum_u n_{uck} / (m_u - 1)` over pairable units
+(Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability").
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ._core.counts import UnitValueCounts, coincidence_entries, pairable_counts
+from ._core.kernels import (
+    Kernel,
+    NominalKernel,
+    PairwiseKernel,
+    ScoreKernel,
+    SetKernel,
+    alpha_from_sums,
+)
+from .data import CodedData, OnDuplicate, prepare, reliability_matrix, set_incidence
+from .data import values_by_units as _values_by_units
+from .distances import Distance, get_distance
+from .errors import (
+    DegenerateDataWarning,
+    InvalidParameterError,
+    NoPairableUnitsError,
+    ValueTypeError,
+)
+from .results import AlphaFit, AlphaResult
+
+__all__ = ["AlphaResult", "alpha", "coincidences", "fit_alpha", "make_kernel", "matrix", "values_by_units"]
+
+DistanceLike = str | Callable[[Any, Any], float] | Distance
+
+
+def _numeric_domain(coded: CodedData, dist: Distance) -> np.ndarray:
+    if coded.is_set:
+        raise ValueTypeError(
+            f"`distance` {dist.name!r} needs numeric values, but the `value` column holds sets"
+        )
+    try:
+        x = np.asarray(coded.values, dtype=float)
+    except (TypeError, ValueError):
+        sample = list(coded.values[:3])
+        raise ValueTypeError(
+            f"`distance` {dist.name!r} needs numeric values; the `value` column holds {sample}"
+        ) from None
+    if not np.all(np.isfinite(x)):
+        raise ValueTypeError(f"`distance` {dist.name!r} needs finite values, got {x[~np.isfinite(x)][:3]}")
+    return x
+
+
+def _callable_delta(dist: Distance, coded: CodedData) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    domain = coded.values.to_numpy(dtype=object)
+    func = dist.func
+    for v in domain:
+        self_distance = func(v, v)
+        if self_distance != 0:
+            raise InvalidParameterError(
+                f"`distance` {dist.name!r} must give d(a, a) = 0, got d({v!r}, {v!r}) = "
+                f"{self_distance!r}"
+            )
+    ufunc = np.frompyfunc(func, 2, 1)
+
+    def delta(c: np.ndarray, k: np.ndarray) -> np.ndarray:
+        out = np.asarray(ufunc(domain[c], domain[k]), dtype=float)
+        bad = ~np.isfinite(out) | (out < 0)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InvalidParameterError(
+                f"`distance` {dist.name!r} must return finite non-negative numbers, got "
+                f"d({domain[c[i]]!r}, {domain[k[i]]!r}) = {out[i]!r}"
+            )
+        return out
+
+    return delta
+
+
+def make_kernel(dist: Distance, coded: CodedData, element_weights: Any = None) -> Kernel:
+    """The disagreement kernel for ``dist`` on the value domain of ``coded``."""
+    if dist.kind == "nominal":
+        return NominalKernel()
+    if dist.kind == "interval":
+        return ScoreKernel(_numeric_domain(coded, dist))
+    if dist.kind == "ordinal":
+        if coded.is_set or not coded.ordered:
+            raise ValueTypeError(
+                f"`distance` 'ordinal' needs values with an order; got {list(coded.values[:3])}. "
+                "Pass categories=[...] in rank order or use an ordered categorical"
+            )
+        return ScoreKernel(ordinal=True)
+    if dist.kind == "numeric":
+        x = _numeric_domain(coded, dist)
+        if dist.name == "ratio" and (x < 0).any():
+            raise ValueTypeError(f"`distance` 'ratio' needs non-negative values, got {x[x < 0][:3]}")
+        kern = dist.kernel
+        return PairwiseKernel(lambda c, k: kern(x[c], x[k]), len(x))
+    if dist.kind == "set":
+        values = coded.values
+        if not coded.is_set:
+            values = pd.Index([frozenset([v]) for v in values], dtype=object)
+        incidence, _ = set_incidence(values, element_weights)
+        return SetKernel(incidence, dist.kernel)
+    return PairwiseKernel(_callable_delta(dist, coded), len(coded.values))
+
+
+def _check_pairable(coded: CodedData, counts: UnitValueCounts) -> None:
+    if counts.n_units == 0:
+        raise NoPairableUnitsError(
+            f"no unit has two or more values: {coded.n_ratings} rating(s) in "
+            f"{len(coded.units)} unit(s) by {len(coded.coders)} coder(s), so there is nothing "
+            "to compare. Alpha needs at least one unit coded by two or more coders"
+        )
+
+
+def fit_alpha(
+    coded: CodedData, dist: Distance, element_weights: Any = None
+) -> AlphaResult:
+    """Alpha from already coded data (the step shared by every public entry point)."""
+    counts = pairable_counts(coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values))
+    _check_pairable(coded, counts)
+    kernel = make_kernel(dist, coded, element_weights)
+    by_unit = kernel.observed_by_unit(counts)
+    n = counts.n
+    a, d_o, d_e = alpha_from_sums(n, float(by_unit.sum()), kernel.expected_sum(counts.n_c))
+    reason = None
+    if d_e == 0:
+        reason = "every pairable value is the same (D_e = 0): alpha is undefined"
+        warnings.warn(f"alpha is NaN: {reason}", DegenerateDataWarning, stacklevel=3)
+    pairable = counts.m[coded.unit_codes] >= 2
+    return AlphaResult(
+        alpha=a,
+        distance=dist.name,
+        observed=d_o,
+        expected=d_e,
+        n_units=counts.n_units,
+        n_coders=int(np.unique(coded.coder_codes[pairable]).size),
+        n_pairable=int(n),
+        n_values=int(np.count_nonzero(counts.n_c)),
+        reason=reason,
+        fit=AlphaFit(coded=coded, counts=counts, kernel=kernel, observed_by_unit=by_unit),
+    )
+
+
+def alpha(
+    data: pd.DataFrame,
+    distance: DistanceLike = "nominal",
+    *,
+    unit: Hashable = "unit",
+    coder: Hashable = "coder",
+    value: Hashable = "value",
+    categories: Sequence[Hashable] | None = None,
+    on_duplicate: OnDuplicate = "raise",
+) -> AlphaResult:
+    r"""Krippendorff's alpha for long data: one row per (unit, coder, value).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Long data. Not modified.
+    distance : str, callable or Distance, default "nominal"
+        A registered name (:func:`~pandas_agree.distances.available_distances`: ``nominal``,
+        ``ordinal``, ``interval``, ``ratio``, ``jaccard``, ``dice``, ``masi``,
+        ``masi_dice``, ``masi_jaccard``, and any registered with
+        :func:`~pandas_agree.register_distance`) or a callable ``d(a, b) -> float``.
+    unit, coder, value : hashable
+        Column names; default ``"unit"``, ``"coder"``, ``"value"``.
+    categories : sequence, optional
+        The values in rank order, for ``ordinal`` (else a categorical's order, else the
+        values sorted). A value outside ``categories`` raises.
+    on_duplicate : {"raise", "first", "last", "union"}, default "raise"
+        What to do with two ratings of one unit by one coder (see
+        :func:`pandas_agree.data.prepare`).
+
+    Returns
+    -------
+    AlphaResult
+        ``float(result)`` is alpha. Units with fewer than two values are not pairable and
+        are left out, as Krippendorff defines. When every pairable value is the same,
+        ``D_e = 0`` and alpha is NaN with a :class:`~pandas_agree.errors.DegenerateDataWarning`.
+
+    Raises
+    ------
+    NoPairableUnitsError
+        When no unit has two values.
+    UnknownDistanceError, ColumnNotFoundError, DuplicateRatingError, ValueTypeError
+
+    Notes
+    -----
+    Set values (set, frozenset, list, tuple) are frozensets; under a set distance a scalar
+    in a column of sets counts as a one-element set. The empty set is a coded value; NaN,
+    None and ``pd.NA`` are missing.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability. Annenberg School
+    for Communication, University of Pennsylvania.
+
+    Passonneau, R. (2006). Measuring Agreement on Set-valued Items (MASI) for Semantic and
+    Pragmatic Annotation. LREC.
+
+    Examples
+    --------
+    Krippendorff (2011), section C: nominal alpha is 113/152 = 0.743 (the
+    ``krippendorff`` package gives the same).
+
+    >>> import pandas_agree as pa
+    >>> df = pa.datasets.krippendorff_2011()
+    >>> res = pa.alpha(df, "nominal")
+    >>> res
+    AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable=40)
+    >>> round(pa.alpha(df, "interval").alpha, 3), round(pa.alpha(df, "ordinal").alpha, 3)
+    (0.849, 0.815)
+    """
+    dist = get_distance(distance)
+    coded = prepare(
+        data,
+        unit=unit,
+        coder=coder,
+        value=value,
+        on_duplicate=on_duplicate,
+        categories=categories,
+        scalars_as_sets=dist.is_set,
+    )
+    return fit_alpha(coded, dist)
+
+
+def coincidences(
+    data: pd.DataFrame,
+    *,
+    unit: Hashable = "unit",
+    coder: Hashable = "coder",
+    value: Hashable = "value",
+    categories: Sequence[Hashable] | None = None,
+    on_duplicate: OnDuplicate = "raise",
+    sparse: bool = False,
+) -> pd.DataFrame | sp.csr_matrix:
+    """Krippendorff's coincidence matrix ``o_ck``: values x values, over pairable units.
+
+    Rows and columns sum to ``n_c`` and the whole matrix to ``n``. ``sparse=True`` returns
+    a :class:`scipy.sparse.csr_matrix` (rows and columns in the order of the values of
+    ``values_by_units``) for large value domains.
+
+    Examples
+    --------
+    >>> import pandas_agree as pa
+    >>> o = pa.coincidences(pa.datasets.krippendorff_2011())
+    >>> float(o.loc[1, 1]), float(o.to_numpy().sum())
+    (7.0, 40.0)
+    """
+    coded = prepare(
+        data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate, categories=categories
+    )
+    counts = pairable_counts(coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values))
+    rows, cols, vals = coincidence_entries(counts)
+    v = len(coded.values)
+    mat = sp.csr_matrix((vals, (rows, cols)), shape=(v, v))
+    if sparse:
+        return mat
+    labels = coded.values.rename("value")
+    return pd.DataFrame(mat.toarray(), index=labels, columns=labels.copy())
+
+
+def matrix(
+    data: pd.DataFrame,
+    *,
+    unit: Hashable = "unit",
+    coder: Hashable = "coder",
+    value: Hashable = "value",
+    on_duplicate: OnDuplicate = "raise",
+) -> pd.DataFrame:
+    """The reliability matrix: coders x units, NaN where a coder left a unit uncoded.
+
+    Examples
+    --------
+    >>> import pandas_agree as pa
+    >>> pa.matrix(pa.datasets.krippendorff_2011()).iloc[:, :4]
+    unit     1    2    3    4
+    coder
+    A      1.0  2.0  3.0  3.0
+    B      1.0  2.0  3.0  3.0
+    C      NaN  3.0  3.0  3.0
+    D      1.0  2.0  3.0  3.0
+    """
+    coded = prepare(data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate)
+    return reliability_matrix(coded)
+
+
+def values_by_units(
+    data: pd.DataFrame,
+    *,
+    unit: Hashable = "unit",
+    coder: Hashable = "coder",
+    value: Hashable = "value",
+    on_duplicate: OnDuplicate = "raise",
+) -> pd.DataFrame:
+    """Values x units counts: how many coders gave each value to each unit.
+
+    Examples
+    --------
+    >>> import pandas_agree as pa
+    >>> pa.values_by_units(pa.datasets.krippendorff_2011()).iloc[:, :3]
+    unit   1  2  3
+    value
+    1      3  0  0
+    2      0  3  0
+    3      0  1  4
+    4      0  0  0
+    5      0  0  0
+    """
+    coded = prepare(data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate)
+    return _values_by_units(coded)
+
