@@ -18,6 +18,8 @@ Set distances (all are 1 for disjoint sets, 0 for equal sets; ``d(set(), set()) 
 ``masi_dice``      :math:`(1 - \mathrm{Dice}) \cdot P`, ``P`` = 0 equal, 1/3 subsumption,
                    2/3 overlap, 1 disjoint (Passonneau 2005, the pyramid report, Figure 2)
 ``masi_jaccard``   :math:`(1 - J) \cdot P` with the same ``P`` (the form some Java tools use)
+``weighted_dice``  ``dice`` with set sizes replaced by sums of element weights
+``weighted_jaccard`` ``jaccard`` likewise (alpha needs ``weights=``)
 =================  ====================================================================
 
 For ``masi_dice`` and ``masi_jaccard`` the empty set counts as *disjoint* from a non-empty
@@ -49,6 +51,8 @@ __all__ = [
     "ordinal",
     "ratio",
     "register_distance",
+    "weighted_dice",
+    "weighted_jaccard",
 ]
 
 Kind = Literal["nominal", "interval", "ordinal", "numeric", "set", "callable"]
@@ -71,12 +75,15 @@ class Distance:
     kernel : callable, optional
         ``numeric``: ``kernel(x, y)`` on float arrays; ``set``: ``kernel(inter, size_a,
         size_b)`` on float arrays of (weighted) intersection and set sizes.
+    weighted : bool
+        A set distance whose sizes are sums of element weights (``weights=`` is required).
     """
 
     name: str
     kind: Kind
     func: Callable[..., float] = field(repr=False)
     kernel: Callable[..., np.ndarray] | None = field(default=None, repr=False)
+    weighted: bool = False
 
     @property
     def is_set(self) -> bool:
@@ -304,6 +311,49 @@ masi_jaccard = _set_function(
 )
 
 
+def _weighted_function(kernel: Callable[..., np.ndarray], name: str, doc: str) -> Callable[..., float]:
+    def func(a: Iterable[Hashable], b: Iterable[Hashable], *, weights: Any) -> float:
+        sa, sb = _as_set(a, "a"), _as_set(b, "b")
+        w = weights if callable(weights) else weights.__getitem__
+
+        def size(s: frozenset) -> float:
+            return float(sum(w(e) for e in s))
+
+        inter = np.array(size(sa & sb))
+        return float(kernel(inter, np.array(size(sa)), np.array(size(sb))))
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = doc
+    return func
+
+
+weighted_dice = _weighted_function(
+    _dice_kernel,
+    "weighted_dice",
+    """Dice distance with element weights: ``1 - 2 w(A & B) / (w(A) + w(B))``.
+
+    ``w(S)`` is the sum of the weights of the elements of ``S`` (for example SCU weights,
+    Passonneau 2005, section 3.1). ``weights`` is a mapping or a callable element -> weight.
+
+    Examples
+    --------
+    >>> weighted_dice({"a", "b"}, {"a"}, weights={"a": 3, "b": 1})
+    0.14285714285714285
+    """,
+)
+weighted_jaccard = _weighted_function(
+    _jaccard_kernel,
+    "weighted_jaccard",
+    """Jaccard distance with element weights: ``1 - w(A & B) / w(A | B)``.
+
+    Examples
+    --------
+    >>> weighted_jaccard({"a", "b"}, {"a"}, weights={"a": 3, "b": 1})
+    0.25
+    """,
+)
+
+
 # ---------------------------------------------------------------------------------------------
 # Registry
 
@@ -323,6 +373,8 @@ _builtin(Distance("dice", "set", dice, _dice_kernel))
 _builtin(Distance("masi", "set", masi, _masi_kernel))
 _builtin(Distance("masi_dice", "set", masi_dice, _masi_dice_kernel))
 _builtin(Distance("masi_jaccard", "set", masi_jaccard, _masi_jaccard_kernel))
+_builtin(Distance("weighted_dice", "set", weighted_dice, _dice_kernel, weighted=True))
+_builtin(Distance("weighted_jaccard", "set", weighted_jaccard, _jaccard_kernel, weighted=True))
 _BUILTIN_NAMES = frozenset(_REGISTRY)
 
 
@@ -372,7 +424,7 @@ def register_distance(
             f"`name` {name!r} is already registered; pass overwrite=True to replace it"
         )
     if isinstance(func, Distance):
-        dist = Distance(name, func.kind, func.func, func.kernel)
+        dist = Distance(name, func.kind, func.func, func.kernel, func.weighted)
     elif callable(func):
         dist = Distance(name, "callable", func)
     else:

@@ -116,6 +116,24 @@ def make_kernel(dist: Distance, coded: CodedData, element_weights: Any = None) -
     return PairwiseKernel(_callable_delta(dist, coded), len(coded.values))
 
 
+def check_distance(distance: DistanceLike, weights: Any = None) -> Distance:
+    """Resolve ``distance`` and check that ``weights`` goes with it."""
+    dist = get_distance(distance)
+    if dist.weighted and weights is None:
+        raise InvalidParameterError(
+            f"`distance` {dist.name!r} needs element weights: pass weights={{element: weight}} "
+            "or a callable"
+        )
+    if weights is not None and not dist.weighted:
+        raise InvalidParameterError(
+            f"`weights` only applies to weighted set distances (weighted_dice, weighted_jaccard), "
+            f"got distance={dist.name!r}"
+        )
+    if weights is not None and not (callable(weights) or hasattr(weights, "__getitem__")):
+        raise InvalidParameterError(f"`weights` must be a mapping or a callable, got {weights!r}")
+    return dist
+
+
 def _check_pairable(coded: CodedData, counts: UnitValueCounts) -> None:
     if counts.n_units == 0:
         raise NoPairableUnitsError(
@@ -163,6 +181,7 @@ def alpha(
     value: Hashable = "value",
     categories: Sequence[Hashable] | None = None,
     on_duplicate: OnDuplicate = "raise",
+    weights: Any = None,
 ) -> AlphaResult:
     r"""Krippendorff's alpha for long data: one row per (unit, coder, value).
 
@@ -183,6 +202,9 @@ def alpha(
     on_duplicate : {"raise", "first", "last", "union"}, default "raise"
         What to do with two ratings of one unit by one coder (see
         :func:`pandas_agree.data.prepare`).
+    weights : mapping or callable, optional
+        Element weights for ``weighted_dice`` and ``weighted_jaccard`` (for example SCU
+        weights): element -> positive weight. Required by those, refused by the others.
 
     Returns
     -------
@@ -224,7 +246,7 @@ def alpha(
     >>> round(pa.alpha(df, "interval").alpha, 3), round(pa.alpha(df, "ordinal").alpha, 3)
     (0.849, 0.815)
     """
-    dist = get_distance(distance)
+    dist = check_distance(distance, weights)
     coded = prepare(
         data,
         unit=unit,
@@ -234,7 +256,7 @@ def alpha(
         categories=categories,
         scalars_as_sets=dist.is_set,
     )
-    return fit_alpha(coded, dist)
+    return fit_alpha(coded, dist, weights)
 
 
 def coincidences(
