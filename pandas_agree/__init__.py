@@ -4,15 +4,12 @@
 
 Examples
 --------
->>> import pandas as pd
+Krippendorff (2011), section C, in long form (one row per unit, coder, value):
+
 >>> import pandas_agree as pa
->>> df = pd.DataFrame({
-...     "unit": [1, 1, 2, 2, 3, 3],
-...     "coder": ["a", "b"] * 3,
-...     "value": [{"x"}, {"x"}, {"x", "y"}, {"x"}, {"z"}, {"z"}],
-... })
->>> round(df.agree.alpha(distance="masi").alpha, 4)
-0.8571
+>>> df = pa.datasets.krippendorff_2011()
+>>> df.agree.alpha("nominal")
+AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable=40)
 """
 
 from __future__ import annotations

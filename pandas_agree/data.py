@@ -232,7 +232,9 @@ def prepare(
     union = False
     if dup.any():
         if on_duplicate == "raise":
-            pairs = pd.unique(pd.Series(list(zip(units[unit_codes[dup]], coders[coder_codes[dup]]))))
+            pairs = pd.unique(
+                pd.Series(list(zip(units[unit_codes[dup]], coders[coder_codes[dup]])))
+            )
             shown = ", ".join(f"({u!r}, {c!r})" for u, c in pairs[:5])
             more = f" and {len(pairs) - 5} more" if len(pairs) > 5 else ""
             raise DuplicateRatingError(
@@ -241,7 +243,12 @@ def prepare(
             )
         if on_duplicate in ("first", "last"):
             keep = ~pd.Series(key).duplicated(keep=on_duplicate).to_numpy()
-            raw, unit_codes, coder_codes, key = raw[keep], unit_codes[keep], coder_codes[keep], key[keep]
+            raw, unit_codes, coder_codes, key = (
+                raw[keep],
+                unit_codes[keep],
+                coder_codes[keep],
+                key[keep],
+            )
         else:
             union = True
 
@@ -281,7 +288,9 @@ def reliability_matrix(coded: CodedData) -> pd.DataFrame:
     shape = (len(coded.coders), len(coded.units))
     if numeric:
         mat = np.full(shape, np.nan)
-        mat[coded.coder_codes, coded.unit_codes] = np.asarray(domain, dtype=float)[coded.value_codes]
+        mat[coded.coder_codes, coded.unit_codes] = np.asarray(domain, dtype=float)[
+            coded.value_codes
+        ]
     else:
         mat = np.full(shape, np.nan, dtype=object)
         mat[coded.coder_codes, coded.unit_codes] = np.asarray(domain, dtype=object)[
@@ -299,9 +308,7 @@ def values_by_units(coded: CodedData) -> pd.DataFrame:
     )
 
 
-def set_incidence(
-    values: pd.Index, element_weights: Any = None
-) -> tuple[sp.csr_matrix, pd.Index]:
+def set_incidence(values: pd.Index, element_weights: Any = None) -> tuple[sp.csr_matrix, pd.Index]:
     """Value-by-element incidence matrix of a set domain, and the element labels.
 
     ``element_weights`` (a mapping or a callable element -> weight) puts weights in the cells.
@@ -328,5 +335,7 @@ def _element_weight_array(elements: Any, weights: Any) -> np.ndarray:
                 f"`weights` has no weight for element {exc.args[0]!r}"
             ) from None
     if not np.all(np.isfinite(out)) or (out <= 0).any():
-        raise InvalidParameterError(f"`weights` must be finite and positive, got {out.tolist()[:5]}")
+        raise InvalidParameterError(
+            f"`weights` must be finite and positive, got {out.tolist()[:5]}"
+        )
     return out

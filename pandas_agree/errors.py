@@ -52,7 +52,7 @@ class ValueTypeError(TypeError):
 
 
 class MixedValueTypesError(ValueTypeError):
-    """A value column mixes sets and scalars under a distance that does not say how to compare them."""
+    """A value column mixes sets and scalars under a distance that cannot compare the two."""
 
 
 class DegenerateDataWarning(RuntimeWarning):

@@ -40,7 +40,15 @@ from .errors import (
 )
 from .results import AlphaFit, AlphaResult
 
-__all__ = ["AlphaResult", "alpha", "coincidences", "fit_alpha", "make_kernel", "matrix", "values_by_units"]
+__all__ = [
+    "AlphaResult",
+    "alpha",
+    "coincidences",
+    "fit_alpha",
+    "make_kernel",
+    "matrix",
+    "values_by_units",
+]
 
 DistanceLike = str | Callable[[Any, Any], float] | Distance
 
@@ -50,19 +58,25 @@ def _numeric_domain(coded: CodedData, dist: Distance) -> np.ndarray:
         raise ValueTypeError(
             f"`distance` {dist.name!r} needs numeric values, but the `value` column holds sets"
         )
-    try:
-        x = np.asarray(coded.values, dtype=float)
-    except (TypeError, ValueError):
+    numeric = pd.api.types.is_numeric_dtype(coded.values.dtype) or pd.api.types.infer_dtype(
+        coded.values
+    ) in ("integer", "floating", "mixed-integer-float", "decimal", "boolean")
+    if not numeric:
         sample = list(coded.values[:3])
         raise ValueTypeError(
             f"`distance` {dist.name!r} needs numeric values; the `value` column holds {sample}"
-        ) from None
+        )
+    x = np.asarray(coded.values, dtype=float)
     if not np.all(np.isfinite(x)):
-        raise ValueTypeError(f"`distance` {dist.name!r} needs finite values, got {x[~np.isfinite(x)][:3]}")
+        raise ValueTypeError(
+            f"`distance` {dist.name!r} needs finite values, got {x[~np.isfinite(x)][:3]}"
+        )
     return x
 
 
-def _callable_delta(dist: Distance, coded: CodedData) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+def _callable_delta(
+    dist: Distance, coded: CodedData
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     domain = coded.values.to_numpy(dtype=object)
     func = dist.func
     for v in domain:
@@ -104,7 +118,9 @@ def make_kernel(dist: Distance, coded: CodedData, element_weights: Any = None) -
     if dist.kind == "numeric":
         x = _numeric_domain(coded, dist)
         if dist.name == "ratio" and (x < 0).any():
-            raise ValueTypeError(f"`distance` 'ratio' needs non-negative values, got {x[x < 0][:3]}")
+            raise ValueTypeError(
+                f"`distance` 'ratio' needs non-negative values, got {x[x < 0][:3]}"
+            )
         kern = dist.kernel
         return PairwiseKernel(lambda c, k: kern(x[c], x[k]), len(x))
     if dist.kind == "set":
@@ -143,11 +159,11 @@ def _check_pairable(coded: CodedData, counts: UnitValueCounts) -> None:
         )
 
 
-def fit_alpha(
-    coded: CodedData, dist: Distance, element_weights: Any = None
-) -> AlphaResult:
+def fit_alpha(coded: CodedData, dist: Distance, element_weights: Any = None) -> AlphaResult:
     """Alpha from already coded data (the step shared by every public entry point)."""
-    counts = pairable_counts(coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values))
+    counts = pairable_counts(
+        coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values)
+    )
     _check_pairable(coded, counts)
     kernel = make_kernel(dist, coded, element_weights)
     by_unit = kernel.observed_by_unit(counts)
@@ -285,7 +301,9 @@ def coincidences(
     coded = prepare(
         data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate, categories=categories
     )
-    counts = pairable_counts(coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values))
+    counts = pairable_counts(
+        coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values)
+    )
     rows, cols, vals = coincidence_entries(counts)
     v = len(coded.values)
     mat = sp.csr_matrix((vals, (rows, cols)), shape=(v, v))
@@ -344,4 +362,3 @@ def values_by_units(
     """
     coded = prepare(data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate)
     return _values_by_units(coded)
-

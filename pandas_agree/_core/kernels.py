@@ -36,7 +36,9 @@ BLOCK_CELLS = 1 << 22
 DeltaCodes = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def alpha_from_sums(n: float, observed_sum: float, expected_sum: float) -> tuple[float, float, float]:
+def alpha_from_sums(
+    n: float, observed_sum: float, expected_sum: float
+) -> tuple[float, float, float]:
     """Return ``(alpha, D_o, D_e)`` from the sums ``O`` and ``E`` and the pairable count ``n``.
 
     ``D_o = O / n`` and ``D_e = E / (n (n - 1))`` as in Krippendorff (2011). ``alpha`` is

@@ -73,7 +73,7 @@ def wikipedia_alpha() -> pd.DataFrame:
     Examples
     --------
     >>> wikipedia_alpha().shape
-    (25, 3)
+    (27, 3)
     """
     _ = None
     return from_matrix(

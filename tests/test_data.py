@@ -1,0 +1,201 @@
+"""Input handling: columns, missing values, sets, duplicates, bad input, no mutation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pandas_agree as pa
+from pandas_agree.errors import (
+    ColumnNotFoundError,
+    DuplicateRatingError,
+    InvalidParameterError,
+    MixedValueTypesError,
+    UnknownDistanceError,
+    ValueTypeError,
+)
+
+KRIPP = pa.datasets.krippendorff_2011
+
+
+def _dup_frame() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "unit": [1, 1, 1, 2, 2],
+            "coder": ["a", "a", "b", "a", "b"],
+            "value": [{"x"}, {"y"}, {"x", "y"}, {"z"}, {"z"}],
+        }
+    )
+
+
+def test_renamed_columns():
+    df = KRIPP().rename(columns={"unit": "item", "coder": "annotator", "value": "label"})
+    res = pa.alpha(df, unit="item", coder="annotator", value="label")
+    assert res.alpha == pytest.approx(113 / 152)
+    assert df.agree.alpha(unit="item", coder="annotator", value="label").alpha == res.alpha
+
+
+def test_missing_column_names_it_and_lists_columns():
+    df = KRIPP().rename(columns={"coder": "annotator"})
+    with pytest.raises(ColumnNotFoundError) as info:
+        pa.alpha(df)
+    msg = str(info.value)
+    assert "`coder` column 'coder'" in msg and "['unit', 'annotator', 'value']" in msg
+    assert isinstance(info.value, ValueError)
+
+
+def test_not_a_dataframe():
+    with pytest.raises(TypeError, match="`data` must be a pandas DataFrame, got list"):
+        pa.alpha([1, 2, 3])
+
+
+def test_unknown_distance_lists_names():
+    with pytest.raises(UnknownDistanceError, match=r"must be one of \[.*'masi'.*\] \], got 'masy'"):
+        UnknownDistanceError, match=r"must be one of \[.*'masi'.*\], got 'masy'"
+
+
+def test_bad_on_duplicate():
+    with pytest.raises(InvalidParameterError, match=r"`on_duplicate` must be one of .* got 'mean'"):
+        pa.alpha(KRIPP(), on_duplicate="mean")
+
+
+def test_missing_unit_label_raises():
+    df = KRIPP().astype({"unit": float})
+    df.loc[0, "unit"] = np.nan
+    with pytest.raises(InvalidParameterError, match="`unit` column 'unit' has 1 missing label"):
+        pa.alpha(df)
+
+
+def test_duplicates_raise_and_show_pairs():
+    with pytest.raises(DuplicateRatingError, match=r"1 \(unit, coder\) pair\(s\).*\(1, 'a'\)"):
+        pa.alpha(_dup_frame(), "masi")
+
+
+def test_duplicates_first_last_union():
+    df = _dup_frame()
+    first = pa.matrix(df, on_duplicate="first")
+    last = pa.matrix(df, on_duplicate="last")
+    union = pa.matrix(df, on_duplicate="union")
+    assert first.loc["a", 1] == frozenset({"x"})
+    assert last.loc["a", 1] == frozenset({"y"})
+    assert union.loc["a", 1] == frozenset({"x", "y"})
+    # After the union, unit 1 is {x, y} vs {x, y}: perfect agreement everywhere.
+    assert pa.alpha(df, "masi", on_duplicate="union").observed == 0
+
+
+def test_union_of_scalars_makes_sets():
+    # One row per (unit, coder, label), the usual export of multi-label tools.
+    df = pd.DataFrame(
+        {
+            "unit": [1, 1, 1, 2, 2],
+            "coder": ["a", "a", "b", "a", "b"],
+            "value": ["x", "y", "x", "z", "z"],
+        }
+    )
+    m = pa.matrix(df, on_duplicate="union")
+    assert m.loc["a", 1] == frozenset({"x", "y"}) and m.loc["b", 1] == frozenset({"x"})
+
+
+def test_mixed_sets_and_scalars():
+    df = pd.DataFrame(
+        {"unit": [1, 1, 2, 2], "coder": ["a", "b"] * 2, "value": [{"x"}, "x", "y", {"y", "z"}]}
+    )
+    with pytest.raises(MixedValueTypesError, match="mixes sets"):
+        pa.alpha(df, "nominal")
+    # Under a set distance a scalar is a one-element set: unit 1 agrees exactly.
+    res = pa.alpha(df, "jaccard")
+    assert res.n_values == 3
+
+
+def test_unhashable_set_elements():
+    df = pd.DataFrame({"unit": [1, 1], "coder": ["a", "b"], "value": [[["x"]], [["y"]]]})
+    with pytest.raises(ValueTypeError, match="unhashable"):
+        pa.alpha(df, "jaccard")
+
+
+def test_interval_on_text_raises():
+    df = KRIPP().assign(value=lambda d: d.value.map(str))
+    with pytest.raises(ValueTypeError, match="`distance` 'interval' needs numeric values"):
+        pa.alpha(df, "interval")
+
+
+def test_interval_on_sets_raises():
+    df = _dup_frame().drop_duplicates(["unit", "coder"])
+    with pytest.raises(ValueTypeError, match="holds sets"):
+        pa.alpha(df, "interval")
+
+
+def test_ratio_negative_raises():
+    df = KRIPP().assign(value=lambda d: d.value - 3)
+    with pytest.raises(ValueTypeError, match="non-negative"):
+        pa.alpha(df, "ratio")
+
+
+def test_ordinal_without_order_raises():
+    df = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": ["a", "b"] * 2, "value": [1, "x", 2, "y"]})
+    with pytest.raises(ValueTypeError, match="ordinal"):
+        pa.alpha(df, "ordinal")
+
+
+def test_categories_outside_values_raise():
+    with pytest.raises(InvalidParameterError, match=r"not in `categories` .*\[5\]"):
+        pa.alpha(KRIPP(), "ordinal", categories=[1, 2, 3, 4])
+
+
+def test_callable_with_nonzero_self_distance_raises():
+    with pytest.raises(InvalidParameterError, match=r"d\(a, a\) = 0"):
+        pa.alpha(KRIPP(), lambda a, b: 1.0)
+
+
+def test_callable_returning_negative_raises():
+    with pytest.raises(InvalidParameterError, match="finite non-negative"):
+        pa.alpha(KRIPP(), lambda a, b: float(a - b))
+
+
+def test_weights_rules():
+    df = pa.datasets.masi_figures().query("figure == 'figure4'")
+    with pytest.raises(InvalidParameterError, match="needs element weights"):
+        pa.alpha(df, "weighted_dice")
+    with pytest.raises(InvalidParameterError, match="only applies to weighted"):
+        pa.alpha(df, "masi", weights={1: 1})
+    with pytest.raises(InvalidParameterError, match="no weight for element"):
+        pa.alpha(df, "weighted_dice", weights={1: 1.0})
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda d: pa.alpha(d, "masi", on_duplicate="union"),
+        lambda d: pa.matrix(d, on_duplicate="first"),
+        lambda d: pa.coincidences(d, on_duplicate="last"),
+        lambda d: pa.values_by_units(d, on_duplicate="union"),
+        lambda d: d.agree.alpha("jaccard", on_duplicate="union"),
+    ],
+)
+def test_callers_frame_is_unchanged(call):
+    df = _dup_frame()
+    before = df.copy(deep=True)
+    call(df)
+    pd.testing.assert_frame_equal(df, before)
+    assert isinstance(df.loc[0, "value"], set)  # not normalised in place
+
+
+def test_matrix_keeps_all_units_and_coders():
+    m = pa.matrix(KRIPP())
+    assert m.shape == (4, 12)
+    assert m.index.name == "coder" and m.columns.name == "unit"
+    assert np.isnan(m.loc["A", 12]) and m.loc["B", 12] == 3
+
+
+def test_values_by_units_sums_to_ratings():
+    t = pa.values_by_units(KRIPP())
+    assert int(t.to_numpy().sum()) == 41
+    assert list(t.index) == [1, 2, 3, 4, 5]
+
+
+def test_row_order_does_not_matter():
+    df = KRIPP()
+    shuffled = df.sample(frac=1, random_state=3)
+    for d in ("nominal", "ordinal", "interval", "ratio"):
+        assert pa.alpha(shuffled, d).alpha == pytest.approx(pa.alpha(df, d).alpha, abs=1e-12)
