@@ -51,8 +51,8 @@ def test_not_a_dataframe():
 
 
 def test_unknown_distance_lists_names():
-    with pytest.raises(UnknownDistanceError, match=r"must be one of \[.*'masi'.*\] \], got 'masy'"):
-        UnknownDistanceError, match=r"must be one of \[.*'masi'.*\], got 'masy'"
+    with pytest.raises(UnknownDistanceError, match=r"must be one of \[.*'masi'.*\], got 'masy'"):
+        pa.alpha(KRIPP(), "masy")
 
 
 def test_bad_on_duplicate():
