@@ -88,7 +88,38 @@ def check_columns(data: Any, **columns: Hashable) -> None:
             )
 
 
+def _small_int_codes(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Sorted codes of integer-valued data with a small range, without hashing (or None).
+
+    Returns None (use :func:`pandas.factorize`) for other dtypes, NaN, non-integral floats
+    or a range much larger than the data.
+    """
+    if arr.size == 0 or arr.dtype.kind not in "iuf":
+        return None
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            as_int = arr.astype(np.intp)  # NaN and huge values fail the round trip below
+        if not np.array_equal(as_int, arr):
+            return None
+    else:
+        as_int = np.asarray(arr, dtype=np.intp)
+    lo, hi = int(as_int.min()), int(as_int.max())
+    span = hi - lo
+    if span > 4 * arr.size + 1024:
+        return None
+    offset = as_int if lo == 0 else as_int - lo
+    present = np.bincount(offset, minlength=span + 1) > 0
+    labels = (lo + np.flatnonzero(present)).astype(arr.dtype)
+    if present.all():
+        return offset, labels
+    remap = np.cumsum(present) - 1
+    return remap[offset], labels
+
+
 def _factorize_labels(series: pd.Series, param: str) -> tuple[np.ndarray, pd.Index]:
+    fast = _small_int_codes(series.to_numpy()) if series.dtype.kind in "iuf" else None
+    if fast is not None:
+        return fast[0], pd.Index(fast[1])
     codes, uniques = pd.factorize(series, sort=_sortable(series))
     if (codes < 0).any():
         bad = int((codes < 0).sum())
@@ -175,9 +206,22 @@ def _value_domain(
     if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
         codes, uniques = pd.factorize(values, sort=True)
         return codes.astype(np.intp), pd.Index(np.asarray(uniques)), True
+    if not is_set and isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
+        fast = _small_int_codes(values)
+        if fast is not None:
+            return fast[0], pd.Index(fast[1]), True
     sortable = not is_set and _sortable(pd.Series(values))
     codes, uniques = pd.factorize(values, sort=sortable)
     return codes.astype(np.intp), pd.Index(uniques, dtype=object if is_set else None), sortable
+
+
+def _has_duplicates(key: np.ndarray, n_cells: int) -> bool:
+    if key.size < 2:
+        return False
+    if n_cells <= 4 * key.size + 1024:
+        return bool(np.bincount(key, minlength=n_cells).max() > 1)
+    ordered = np.sort(key)
+    return bool((ordered[1:] == ordered[:-1]).any())
 
 
 def prepare(
@@ -223,14 +267,15 @@ def prepare(
     raw = data[value]
     present = ~pd.isna(raw).to_numpy()
     n_missing = int(raw.size - present.sum())
-    raw = raw[present]
-    unit_codes, coder_codes = unit_codes[present], coder_codes[present]
+    if n_missing:
+        raw = raw[present]
+        unit_codes, coder_codes = unit_codes[present], coder_codes[present]
     is_categorical = isinstance(raw.dtype, pd.CategoricalDtype)
 
-    key = unit_codes.astype(np.int64) * len(coders) + coder_codes
-    dup = pd.Series(key).duplicated(keep=False).to_numpy()
+    key = unit_codes * len(coders) + coder_codes
     union = False
-    if dup.any():
+    if _has_duplicates(key, len(units) * len(coders)):
+        dup = pd.Series(key).duplicated(keep=False).to_numpy()
         if on_duplicate == "raise":
             pairs = pd.unique(
                 pd.Series(list(zip(units[unit_codes[dup]], coders[coder_codes[dup]])))

@@ -94,29 +94,33 @@ def pairable_counts(
     """
     unit_codes = np.asarray(unit_codes, dtype=np.int64)
     value_codes = np.asarray(value_codes, dtype=np.int64)
-    m_all = np.bincount(unit_codes, weights=weights, minlength=n_units)
-    keep = m_all[unit_codes] >= 2
-    if weights is not None:
-        keep &= weights > 0
-    u = unit_codes[keep]
-    v = value_codes[keep]
-    w = None if weights is None else np.asarray(weights)[keep]
-    key = u * n_values + v
     n_cells = n_units * n_values
-    if n_cells <= max(_DENSE_CELL_LIMIT, 4 * key.size):
-        dense = np.bincount(key, weights=w, minlength=n_cells)
+    if weights is None and n_cells <= max(_DENSE_CELL_LIMIT, 4 * unit_codes.size):
+        # Dense cell counts: no hashing, no sorting, no per-rating filtering.
+        dense = np.bincount(unit_codes * n_values + value_codes, minlength=n_cells)
+        m_all = dense.reshape(n_units, n_values).sum(axis=1)
         cells = np.flatnonzero(dense)
+        unit = cells // n_values
+        ok = m_all[unit] >= 2
+        if not ok.all():
+            cells, unit = cells[ok], unit[ok]
+        value = cells - unit * n_values
         count = dense[cells]
+        m = np.where(m_all >= 2, m_all, 0)
     else:
-        if w is None:
+        m_all = np.bincount(unit_codes, weights=weights, minlength=n_units)
+        keep = m_all[unit_codes] >= 2
+        if weights is not None:
+            keep &= np.asarray(weights) > 0
+        key = unit_codes[keep] * n_values + value_codes[keep]
+        if weights is None:
             cells, count = np.unique(key, return_counts=True)
         else:
             cells, inverse = np.unique(key, return_inverse=True)
-            count = np.bincount(inverse, weights=w)
-    count = count.astype(np.int64) if w is None else count.astype(np.float64)
-    unit = cells // n_values
-    value = cells % n_values
-    m = np.bincount(unit, weights=count, minlength=n_units)
+            count = np.bincount(inverse, weights=np.asarray(weights)[keep])
+        unit = cells // n_values
+        value = cells - unit * n_values
+        m = np.bincount(unit, weights=count, minlength=n_units)
     n_c = np.bincount(value, weights=count, minlength=n_values)
     return UnitValueCounts(unit=unit, value=value, count=count, m=m, n_c=n_c, n_values=n_values)
 
