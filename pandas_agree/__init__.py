@@ -17,22 +17,28 @@ from __future__ import annotations
 from . import datasets, distances, errors
 from .accessor import AgreeAccessor
 from .distances import Distance, available_distances, register_distance
+from .intervals import AlphaBootstrap, ConfidenceInterval, bootstrap_alpha
 from .reliability import alpha, coincidences, matrix, values_by_units
+from .report import report
 from .results import AlphaResult
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AgreeAccessor",
+    "AlphaBootstrap",
     "AlphaResult",
+    "ConfidenceInterval",
     "Distance",
     "alpha",
     "available_distances",
+    "bootstrap_alpha",
     "coincidences",
     "datasets",
     "distances",
     "errors",
     "matrix",
     "register_distance",
+    "report",
     "values_by_units",
 ]

@@ -7,6 +7,7 @@ from typing import Any
 import pandas as pd
 
 from . import reliability
+from . import report as _report
 
 __all__ = ["AgreeAccessor"]
 
@@ -45,3 +46,7 @@ class AgreeAccessor:
     def values_by_units(self, **kwargs: Any) -> pd.DataFrame:
         """Values x units counts; see :func:`pandas_agree.values_by_units`."""
         return reliability.values_by_units(self._obj, **kwargs)
+
+    def report(self, distance: Any = "nominal", by: Any = None, **kwargs: Any) -> pd.DataFrame:
+        """Alpha per group for several distances; see :func:`pandas_agree.report`."""
+        return _report.report(self._obj, distance, by, **kwargs)

@@ -6,10 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-import pandas as pd
-
 from . import datasets
-from .reliability import alpha
+from .report import report
 
 __all__ = ["main"]
 
@@ -18,15 +16,9 @@ DEMO_DISTANCES = ("nominal", "jaccard", "masi")
 
 def demo() -> str:
     """Alpha with nominal, Jaccard and MASI on the set-valued figures of Passonneau (2006)."""
-    data = datasets.masi_figures()
-    rows = {}
-    for figure, group in data.groupby("figure"):
-        results = [alpha(group, d) for d in DEMO_DISTANCES]
-        rows[figure] = {d: r.alpha for d, r in zip(DEMO_DISTANCES, results)} | {
-            "units": results[0].n_units,
-            "coders": results[0].n_coders,
-        }
-    table = pd.DataFrame.from_dict(rows, orient="index").rename_axis("figure")
+    table = report(datasets.masi_figures(), list(DEMO_DISTANCES), by="figure").drop(
+        columns="reason"
+    )
     lines = [
         "pandas_agree demo: Krippendorff's alpha on set-valued annotations",
         "(Passonneau 2006, Figures 2-4: coders give each unit a set; nominal counts only",

@@ -58,6 +58,8 @@ class CodedData:
         Whether ``values`` is in a meaningful rank order (for ``ordinal``).
     n_missing : int
         Rows dropped because their value was missing.
+    rows : ndarray of intp
+        Position in the input frame of each rating (the first row of a merged duplicate).
     """
 
     unit_codes: np.ndarray
@@ -69,6 +71,7 @@ class CodedData:
     is_set: bool
     ordered: bool
     n_missing: int
+    rows: np.ndarray
 
     @property
     def n_ratings(self) -> int:
@@ -267,9 +270,10 @@ def prepare(
     raw = data[value]
     present = ~pd.isna(raw).to_numpy()
     n_missing = int(raw.size - present.sum())
+    rows = np.arange(len(raw), dtype=np.intp)
     if n_missing:
         raw = raw[present]
-        unit_codes, coder_codes = unit_codes[present], coder_codes[present]
+        unit_codes, coder_codes, rows = unit_codes[present], coder_codes[present], rows[present]
     is_categorical = isinstance(raw.dtype, pd.CategoricalDtype)
 
     key = unit_codes * len(coders) + coder_codes
@@ -288,11 +292,12 @@ def prepare(
             )
         if on_duplicate in ("first", "last"):
             keep = ~pd.Series(key).duplicated(keep=on_duplicate).to_numpy()
-            raw, unit_codes, coder_codes, key = (
+            raw, unit_codes, coder_codes, key, rows = (
                 raw[keep],
                 unit_codes[keep],
                 coder_codes[keep],
                 key[keep],
+                rows[keep],
             )
         else:
             union = True
@@ -307,7 +312,7 @@ def prepare(
             for k, v in zip(key.tolist(), vals):
                 merged[k] = merged[k] | v if k in merged else v
             first = ~pd.Series(key).duplicated().to_numpy()
-            unit_codes, coder_codes = unit_codes[first], coder_codes[first]
+            unit_codes, coder_codes, rows = unit_codes[first], coder_codes[first], rows[first]
             vals = np.empty(int(first.sum()), dtype=object)
             vals[:] = [merged[k] for k in key[first].tolist()]
     value_codes, domain, ordered = _value_domain(vals, is_set, categories, value)
@@ -321,6 +326,7 @@ def prepare(
         is_set=is_set,
         ordered=ordered,
         n_missing=n_missing,
+        rows=rows,
     )
 
 

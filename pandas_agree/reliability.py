@@ -159,13 +159,24 @@ def _check_pairable(coded: CodedData, counts: UnitValueCounts) -> None:
         )
 
 
-def fit_alpha(coded: CodedData, dist: Distance, element_weights: Any = None) -> AlphaResult:
-    """Alpha from already coded data (the step shared by every public entry point)."""
+def fit_alpha(
+    coded: CodedData,
+    dist: Distance,
+    element_weights: Any = None,
+    *,
+    source: pd.DataFrame | None = None,
+    kernel: Kernel | None = None,
+) -> AlphaResult:
+    """Alpha from already coded data (the step shared by every public entry point).
+
+    ``kernel`` reuses a kernel built on the same value domain (per-group fits do this).
+    """
     counts = pairable_counts(
         coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values)
     )
     _check_pairable(coded, counts)
-    kernel = make_kernel(dist, coded, element_weights)
+    if kernel is None:
+        kernel = make_kernel(dist, coded, element_weights)
     by_unit = kernel.observed_by_unit(counts)
     n = counts.n
     a, d_o, d_e = alpha_from_sums(n, float(by_unit.sum()), kernel.expected_sum(counts.n_c))
@@ -184,7 +195,9 @@ def fit_alpha(coded: CodedData, dist: Distance, element_weights: Any = None) -> 
         n_pairable=int(n),
         n_values=int(np.count_nonzero(counts.n_c)),
         reason=reason,
-        fit=AlphaFit(coded=coded, counts=counts, kernel=kernel, observed_by_unit=by_unit),
+        fit=AlphaFit(
+            coded=coded, counts=counts, kernel=kernel, observed_by_unit=by_unit, source=source
+        ),
     )
 
 
@@ -272,7 +285,7 @@ def alpha(
         categories=categories,
         scalars_as_sets=dist.is_set,
     )
-    return fit_alpha(coded, dist, weights)
+    return fit_alpha(coded, dist, weights, source=data)
 
 
 def coincidences(

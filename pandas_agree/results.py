@@ -8,9 +8,12 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ._core.counts import UnitValueCounts
     from ._core.kernels import Kernel
     from .data import CodedData
+    from .intervals import AlphaBootstrap, ConfidenceInterval
 
 __all__ = ["AlphaFit", "AlphaResult"]
 
@@ -23,6 +26,7 @@ class AlphaFit:
     counts: UnitValueCounts
     kernel: Kernel
     observed_by_unit: Any
+    source: Any = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,63 @@ class AlphaResult:
             f"n_units={self.n_units}, n_coders={self.n_coders}, n_pairable={self.n_pairable}"
             f"{extra})"
         )
+
+    def bootstrap(
+        self,
+        method: str = "krippendorff",
+        n_boot: int = 2000,
+        rng: int | np.random.Generator | None = None,
+        cluster: Any = None,
+    ) -> AlphaBootstrap:
+        """Bootstrap distribution of alpha; see :func:`pandas_agree.intervals.bootstrap_alpha`."""
+        from .intervals import bootstrap_alpha
+
+        return bootstrap_alpha(self, method, n_boot, rng, cluster)
+
+    def confidence_interval(
+        self,
+        level: float = 0.95,
+        method: str = "krippendorff",
+        n_boot: int = 2000,
+        rng: int | np.random.Generator | None = None,
+        cluster: Any = None,
+    ) -> ConfidenceInterval:
+        """Bootstrap percentile interval of alpha at ``level``.
+
+        ``method`` is ``"krippendorff"`` (Krippendorff's bootstrap from the coincidence
+        matrix, ``D_e`` fixed), ``"units"`` (resample units) or ``"clusters"`` (resample
+        groups of units named by ``cluster=``, a column). The same ``rng`` seed gives the
+        same interval. See :mod:`pandas_agree.intervals` for each step.
+
+        Examples
+        --------
+        >>> import pandas_agree as pa
+        >>> res = pa.alpha(pa.datasets.krippendorff_2011(), "interval")
+        >>> ci = res.confidence_interval(0.95, n_boot=2000, rng=7)
+        >>> bool(ci.low < res.alpha < ci.high), ci.method
+        (True, 'krippendorff')
+        """
+        from .intervals import _check_level
+
+        _check_level(level)
+        return self.bootstrap(method, n_boot, rng, cluster).confidence_interval(level)
+
+    def prob_below(
+        self,
+        alpha_min: float,
+        method: str = "krippendorff",
+        n_boot: int = 2000,
+        rng: int | np.random.Generator | None = None,
+        cluster: Any = None,
+    ) -> float:
+        """Krippendorff's *q*: the bootstrap probability that alpha is below ``alpha_min``.
+
+        The chance of failing to reach the smallest acceptable alpha. Common choices are
+        .800 and .667 (tentative conclusions), but how reliable is reliable enough has "no
+        set answer" (Krippendorff 1980, quoted by Passonneau 2006, section 3.1): it depends
+        on the use the data will be put to.
+        """
+        return self.bootstrap(method, n_boot, rng, cluster).prob_below(alpha_min)
 
     def to_series(self) -> pd.Series:
         """The scalar fields as a :class:`pandas.Series` (name: the distance)."""

@@ -77,6 +77,21 @@ class Kernel:
         """``(O, E)`` for ``counts``."""
         return float(self.observed_by_unit(counts).sum()), float(self.expected_sum(counts.n_c))
 
+    #: Whether ``delta`` itself depends on the marginals (ordinal): resampling must then
+    #: recompute observed disagreement from counts instead of reweighting per-unit terms.
+    marginal_dependent = False
+
+    def delta_pairs(self, c: np.ndarray, k: np.ndarray, n_c: np.ndarray) -> np.ndarray:
+        """``delta_ck`` for code arrays ``c``, ``k`` (``n_c``: the marginals, for ordinal)."""
+        raise NotImplementedError
+
+    def expected_sums(self, marginals: np.ndarray | sp.spmatrix) -> np.ndarray:
+        """``E`` for every row of a (rows x V) matrix of marginals."""
+        rows = sp.csr_matrix(marginals)
+        return np.array(
+            [self.expected_sum(rows[i].toarray().ravel()) for i in range(rows.shape[0])]
+        )
+
 
 class NominalKernel(Kernel):
     """``delta = 0`` for equal values, 1 otherwise: closed forms, no value pairs at all."""
@@ -92,6 +107,17 @@ class NominalKernel(Kernel):
     def expected_sum(self, n_c: np.ndarray) -> float:
         n_c = np.asarray(n_c, dtype=float)
         return float(n_c.sum() ** 2 - (n_c**2).sum())
+
+    def delta_pairs(self, c: np.ndarray, k: np.ndarray, n_c: np.ndarray) -> np.ndarray:
+        return (np.asarray(c) != np.asarray(k)).astype(float)
+
+    def expected_sums(self, marginals: np.ndarray | sp.spmatrix) -> np.ndarray:
+        n = np.asarray(marginals.sum(axis=1), dtype=float).ravel()
+        if sp.issparse(marginals):
+            squares = np.asarray(marginals.multiply(marginals).sum(axis=1), dtype=float).ravel()
+        else:
+            squares = (np.asarray(marginals, dtype=float) ** 2).sum(axis=1)
+        return n**2 - squares
 
 
 class ScoreKernel(Kernel):
@@ -128,6 +154,24 @@ class ScoreKernel(Kernel):
             return 0.0
         mean = (n_c * x).sum() / n
         return float(2.0 * n * (n_c * (x - mean) ** 2).sum())
+
+    @property
+    def marginal_dependent(self) -> bool:  # type: ignore[override]
+        return self.ordinal
+
+    def delta_pairs(self, c: np.ndarray, k: np.ndarray, n_c: np.ndarray) -> np.ndarray:
+        x = self._scores(np.asarray(n_c, dtype=float))
+        return (x[c] - x[k]) ** 2
+
+    def expected_sums(self, marginals: np.ndarray | sp.spmatrix) -> np.ndarray:
+        n_c = marginals.toarray() if sp.issparse(marginals) else np.asarray(marginals)
+        n_c = n_c.astype(float)
+        x = self._scores(n_c)  # midranks per row for ordinal, shared scores for interval
+        n = n_c.sum(axis=1)
+        s1 = (n_c * x).sum(axis=1)
+        mean = np.divide(s1, n, out=np.zeros_like(n), where=n > 0)
+        centred = x - mean[:, None]
+        return 2.0 * n * (n_c * centred**2).sum(axis=1)
 
 
 def _pair_sum_by_unit(
@@ -166,6 +210,16 @@ class PairwiseKernel(Kernel):
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
         return _pair_sum_by_unit(counts, self.delta_codes)
+
+    def delta_pairs(self, c: np.ndarray, k: np.ndarray, n_c: np.ndarray) -> np.ndarray:
+        return self.delta_codes(np.asarray(c), np.asarray(k))
+
+    def expected_sums(self, marginals: np.ndarray | sp.spmatrix) -> np.ndarray:
+        dense = self.dense()
+        if dense is None:
+            return super().expected_sums(marginals)
+        rows = sp.csr_matrix(marginals, dtype=float)
+        return np.asarray(rows.multiply(rows @ dense).sum(axis=1)).ravel()
 
     def dense(self) -> np.ndarray | None:
         """The full ``V x V`` distance matrix when it fits in one block, else None."""
@@ -226,6 +280,24 @@ class SetKernel(Kernel):
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
         return _pair_sum_by_unit(counts, self.delta_codes)
+
+    def delta_pairs(self, c: np.ndarray, k: np.ndarray, n_c: np.ndarray) -> np.ndarray:
+        c, k = np.asarray(c), np.asarray(k)
+        out = np.zeros(c.shape)
+        off = c != k
+        if off.any():
+            out[off] = self.delta_codes(c[off], k[off])
+        return out
+
+    def expected_sums(self, marginals: np.ndarray | sp.spmatrix) -> np.ndarray:
+        rows = sp.csr_matrix(marginals, dtype=float)
+        c, k, s = self.similar_pairs()
+        v = rows.shape[1]
+        similarity = sp.csr_matrix((s, (c, k)), shape=(v, v))
+        n = np.asarray(rows.sum(axis=1)).ravel()
+        squares = np.asarray(rows.multiply(rows).sum(axis=1)).ravel()
+        similar = np.asarray(rows.multiply(rows @ similarity).sum(axis=1)).ravel()
+        return n**2 - squares - 2.0 * similar
 
     def similar_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(c, k, s)`` for every pair ``c < k`` of intersecting sets, with similarity ``s``."""
