@@ -81,7 +81,7 @@ def bench_masi(n_units: int, nltk_units: int) -> None:
     from nltk.metrics.distance import masi_distance
 
     df = random_label_sets(n_units, 3)
-    t_ours, ours = timed(lambda: pa.alpha(df, "masi").alpha, repeat=3)
+    t_ours, _ours = timed(lambda: pa.alpha(df, "masi").alpha, repeat=3)
     # NLTK is quadratic-ish in Python: time it on a subset and scale linearly (a lower bound
     # on its true time, since its expected disagreement grows faster than linearly).
     sub = df[df.unit < nltk_units]
@@ -107,7 +107,7 @@ def bench_interval_distinct(n_units: int) -> None:
         }
     )
     tracemalloc.start()
-    t_ours, ours = timed(lambda: pa.alpha(df, "interval").alpha)
+    t_ours, _ours = timed(lambda: pa.alpha(df, "interval").alpha)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     print(
