@@ -16,6 +16,27 @@ from __future__ import annotations
 
 from . import datasets, distances, errors
 from .accessor import AgreeAccessor
+from .association import DiceResult, dice_association
+from .coefficients import (
+    CoefficientResult,
+    bennett_s,
+    cohen_kappa,
+    cohen_kappa_table,
+    counts_to_long,
+    fleiss_kappa,
+    gwet_ac1,
+    percent_agreement,
+    scott_pi,
+    scott_pi_table,
+    table_to_long,
+)
+from .diagnostics import (
+    AgreementSummary,
+    coder_disagreement,
+    pairwise,
+    summary,
+    unit_disagreement,
+)
 from .distances import Distance, available_distances, register_distance
 from .intervals import AlphaBootstrap, ConfidenceInterval, bootstrap_alpha
 from .reliability import alpha, coincidences, matrix, values_by_units
@@ -26,19 +47,37 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AgreeAccessor",
+    "AgreementSummary",
     "AlphaBootstrap",
     "AlphaResult",
+    "CoefficientResult",
     "ConfidenceInterval",
+    "DiceResult",
     "Distance",
     "alpha",
     "available_distances",
+    "bennett_s",
     "bootstrap_alpha",
+    "coder_disagreement",
+    "cohen_kappa",
+    "cohen_kappa_table",
     "coincidences",
+    "counts_to_long",
     "datasets",
+    "dice_association",
     "distances",
     "errors",
+    "fleiss_kappa",
+    "gwet_ac1",
     "matrix",
+    "pairwise",
+    "percent_agreement",
     "register_distance",
     "report",
+    "scott_pi",
+    "scott_pi_table",
+    "summary",
+    "table_to_long",
+    "unit_disagreement",
     "values_by_units",
 ]

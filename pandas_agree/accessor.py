@@ -6,7 +6,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import reliability
+from . import association, coefficients, diagnostics, reliability
 from . import report as _report
 
 __all__ = ["AgreeAccessor"]
@@ -50,3 +50,43 @@ class AgreeAccessor:
     def report(self, distance: Any = "nominal", by: Any = None, **kwargs: Any) -> pd.DataFrame:
         """Alpha per group for several distances; see :func:`pandas_agree.report`."""
         return _report.report(self._obj, distance, by, **kwargs)
+
+    # Other coefficients (pandas_agree.coefficients)
+
+    def percent_agreement(self, **kwargs: Any) -> coefficients.CoefficientResult:
+        """Share of agreeing pairs per unit; see :func:`pandas_agree.percent_agreement`."""
+        return coefficients.percent_agreement(self._obj, **kwargs)
+
+    def cohen_kappa(self, weights: Any = None, **kwargs: Any) -> coefficients.CoefficientResult:
+        """Cohen's kappa (two coders); see :func:`pandas_agree.cohen_kappa`."""
+        return coefficients.cohen_kappa(self._obj, weights, **kwargs)
+
+    def scott_pi(self, **kwargs: Any) -> coefficients.CoefficientResult:
+        """Scott's pi (two coders); see :func:`pandas_agree.scott_pi`."""
+        return coefficients.scott_pi(self._obj, **kwargs)
+
+    def fleiss_kappa(self, **kwargs: Any) -> coefficients.CoefficientResult:
+        """Fleiss' kappa; see :func:`pandas_agree.fleiss_kappa`."""
+        return coefficients.fleiss_kappa(self._obj, **kwargs)
+
+    def bennett_s(self, **kwargs: Any) -> coefficients.CoefficientResult:
+        """Bennett, Alpert and Goldstein's S; see :func:`pandas_agree.bennett_s`."""
+        return coefficients.bennett_s(self._obj, **kwargs)
+
+    def gwet_ac1(self, weights: Any = None, **kwargs: Any) -> coefficients.CoefficientResult:
+        """Gwet's AC1 (AC2 with weights); see :func:`pandas_agree.gwet_ac1`."""
+        return coefficients.gwet_ac1(self._obj, weights, **kwargs)
+
+    def dice_association(self, **kwargs: Any) -> association.DiceResult:
+        """Dice between two annotators' sets; see :func:`pandas_agree.dice_association`."""
+        return association.dice_association(self._obj, **kwargs)
+
+    # Diagnostics (pandas_agree.diagnostics)
+
+    def pairwise(self, metric: str = "alpha", **kwargs: Any) -> pd.DataFrame:
+        """Coder x coder agreement; see :func:`pandas_agree.pairwise`."""
+        return diagnostics.pairwise(self._obj, metric, **kwargs)
+
+    def summary(self, distance: Any = "nominal", **kwargs: Any) -> diagnostics.AgreementSummary:
+        """Alpha, percent agreement and AC1 side by side; see :func:`pandas_agree.summary`."""
+        return diagnostics.summary(self._obj, distance, **kwargs)

@@ -165,20 +165,31 @@ def _normalise_values(
             return np.fromiter((frozenset([x]) for x in raw), dtype=object, count=len(raw)), True
         return raw.to_numpy(), False
     arr = raw.to_numpy(dtype=object)
-    is_set = np.fromiter((isinstance(x, _SET_TYPES) for x in arr), dtype=bool, count=arr.size)
-    n_sets = int(is_set.sum())
-    if n_sets == 0 and not force_sets:
+    # 0: frozenset, 1: other set type (set, list, tuple), 2: scalar
+    kind = np.fromiter(
+        (0 if type(x) is frozenset else 1 if isinstance(x, _SET_TYPES) else 2 for x in arr),
+        dtype=np.int8,
+        count=arr.size,
+    )
+    n_scalars = int(np.count_nonzero(kind == 2))
+    if n_scalars == arr.size and not force_sets:
         return arr, False
-    if n_sets < arr.size and not (scalars_as_sets or force_sets):
-        scalar = arr[~is_set][0]
-        a_set = arr[is_set][0]
+    if 0 < n_scalars < arr.size and not (scalars_as_sets or force_sets):
+        scalar = arr[kind == 2][0]
+        a_set = arr[kind < 2][0]
         raise MixedValueTypesError(
             f"`value` column {raw.name!r} mixes sets (e.g. {a_set!r}) and scalars (e.g. "
             f"{scalar!r}); use a set distance (a scalar then counts as a one-element set) or "
             "make every value a set"
         )
+    if not kind.any():
+        return arr, True
+    column = raw.name
     out = np.empty(arr.size, dtype=object)
-    out[:] = [_to_set(x, raw.name) if s else frozenset([x]) for x, s in zip(arr, is_set)]
+    out[:] = [
+        x if k == 0 else _to_set(x, column) if k == 1 else frozenset((x,))
+        for x, k in zip(arr, kind.tolist())
+    ]
     return out, True
 
 

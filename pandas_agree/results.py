@@ -132,6 +132,24 @@ class AlphaResult:
         """
         return self.bootstrap(method, n_boot, rng, cluster).prob_below(alpha_min)
 
+    def by_unit(self) -> pd.DataFrame:
+        """Each unit's share of the observed disagreement, worst first.
+
+        See :func:`pandas_agree.unit_disagreement`.
+        """
+        from .diagnostics import unit_disagreement
+
+        return unit_disagreement(self)
+
+    def by_coder(self) -> pd.DataFrame:
+        """Each coder's share of the observed disagreement and leave-one-coder-out alpha.
+
+        See :func:`pandas_agree.coder_disagreement`.
+        """
+        from .diagnostics import coder_disagreement
+
+        return coder_disagreement(self)
+
     def to_series(self) -> pd.Series:
         """The scalar fields as a :class:`pandas.Series` (name: the distance)."""
         return pd.Series(

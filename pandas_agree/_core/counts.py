@@ -13,8 +13,9 @@ import numpy as np
 
 __all__ = ["UnitValueCounts", "coincidence_entries", "pairable_counts", "within_unit_pairs"]
 
-# Above this many (unit, value) cells a dense bincount would waste memory; sort instead.
-_DENSE_CELL_LIMIT = 1 << 25
+# A dense bincount over all (unit, value) cells is used while it has at most this many cells
+# per rating (plus a small constant); sparser tables are sorted instead.
+_DENSE_CELLS_PER_RATING = 8
 
 
 @dataclass(frozen=True, repr=False)
@@ -95,7 +96,7 @@ def pairable_counts(
     unit_codes = np.asarray(unit_codes, dtype=np.int64)
     value_codes = np.asarray(value_codes, dtype=np.int64)
     n_cells = n_units * n_values
-    if weights is None and n_cells <= max(_DENSE_CELL_LIMIT, 4 * unit_codes.size):
+    if weights is None and n_cells <= _DENSE_CELLS_PER_RATING * unit_codes.size + 4096:
         # Dense cell counts: no hashing, no sorting, no per-rating filtering.
         dense = np.bincount(unit_codes * n_values + value_codes, minlength=n_cells)
         m_all = dense.reshape(n_units, n_values).sum(axis=1)
