@@ -14,7 +14,7 @@ AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable
 
 from __future__ import annotations
 
-from . import datasets, distances, errors
+from . import coref, datasets, distances, errors, pyramid
 from .accessor import AgreeAccessor
 from .association import DiceResult, dice_association
 from .coefficients import (
@@ -62,6 +62,7 @@ __all__ = [
     "cohen_kappa",
     "cohen_kappa_table",
     "coincidences",
+    "coref",
     "counts_to_long",
     "datasets",
     "dice_association",
@@ -72,6 +73,7 @@ __all__ = [
     "matrix",
     "pairwise",
     "percent_agreement",
+    "pyramid",
     "register_distance",
     "report",
     "scott_pi",

@@ -6,7 +6,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import association, coefficients, diagnostics, reliability
+from . import association, coefficients, coref, diagnostics, pyramid, reliability
 from . import report as _report
 
 __all__ = ["AgreeAccessor"]
@@ -90,3 +90,21 @@ class AgreeAccessor:
     def summary(self, distance: Any = "nominal", **kwargs: Any) -> diagnostics.AgreementSummary:
         """Alpha, percent agreement and AC1 side by side; see :func:`pandas_agree.summary`."""
         return diagnostics.summary(self._obj, distance, **kwargs)
+
+    # Converters (pandas_agree.coref, pandas_agree.pyramid)
+
+    def chains_to_codes(self, **kwargs: Any) -> pd.DataFrame:
+        """Chains to reliability data; see :func:`pandas_agree.coref.chains_to_codes`."""
+        return coref.chains_to_codes(self._obj, **kwargs)
+
+    def link_table(self, coders: Any = None, **kwargs: Any) -> Any:
+        """MUC link comparison as a 2x2 table; see :func:`pandas_agree.coref.link_table`."""
+        return coref.link_table(self._obj, coders, **kwargs)
+
+    def scus_to_codes(self, **kwargs: Any) -> pd.DataFrame:
+        """Pyramid SCUs to reliability data; see :func:`pandas_agree.pyramid.scus_to_codes`."""
+        return pyramid.scus_to_codes(self._obj, **kwargs)
+
+    def mean_scu_weight(self, **kwargs: Any) -> pd.Series:
+        """Mean SCU weight; see :func:`pandas_agree.pyramid.mean_scu_weight`."""
+        return pyramid.mean_scu_weight(self._obj, **kwargs)

@@ -11,7 +11,15 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["from_matrix", "krippendorff_2011", "masi_figures", "wikipedia_alpha"]
+__all__ = [
+    "coref_sample2",
+    "from_matrix",
+    "krippendorff_2011",
+    "masi_figures",
+    "pyramid_figure1",
+    "pyramid_figure5",
+    "wikipedia_alpha",
+]
 
 
 def from_matrix(rows: dict[Any, Sequence[Any]], units: Sequence[Any] | None = None) -> pd.DataFrame:
@@ -122,3 +130,6 @@ def masi_figures() -> pd.DataFrame:
         from_matrix(fig4, units=list(range(1, 8))).assign(figure="figure4"),
     ]
     return pd.concat(frames, ignore_index=True)[["figure", "unit", "coder", "value"]]
+
+
+from .passonneau import coref_sample2, pyramid_figure1, pyramid_figure5  # noqa: E402
