@@ -14,7 +14,7 @@ AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable
 
 from __future__ import annotations
 
-from . import coref, datasets, distances, errors, pyramid
+from . import coref, datasets, distances, errors, noise, pyramid
 from .accessor import AgreeAccessor
 from .association import DiceResult, dice_association
 from .coefficients import (
@@ -71,6 +71,7 @@ __all__ = [
     "fleiss_kappa",
     "gwet_ac1",
     "matrix",
+    "noise",
     "pairwise",
     "percent_agreement",
     "pyramid",

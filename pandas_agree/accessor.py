@@ -6,7 +6,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import association, coefficients, coref, diagnostics, pyramid, reliability
+from . import association, coefficients, coref, diagnostics, noise_data, pyramid, reliability
 from . import report as _report
 
 __all__ = ["AgreeAccessor"]
@@ -108,3 +108,9 @@ class AgreeAccessor:
     def mean_scu_weight(self, **kwargs: Any) -> pd.Series:
         """Mean SCU weight; see :func:`pandas_agree.pyramid.mean_scu_weight`."""
         return pyramid.mean_scu_weight(self._obj, **kwargs)
+
+    # Noise in the agreed subset (pandas_agree.noise)
+
+    def noise(self, confidence: float = 0.95, **kwargs: Any) -> Any:
+        """Noise bound of the agreed items; see :func:`pandas_agree.noise_data.noise`."""
+        return noise_data.noise(self._obj, confidence, **kwargs)

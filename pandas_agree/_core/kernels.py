@@ -13,6 +13,7 @@ never on every pair of observations, and none builds an ``N x V x V`` tensor.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import numpy as np
@@ -303,11 +304,18 @@ class SetKernel(Kernel):
         """``(c, k, s)`` for every pair ``c < k`` of intersecting sets, with similarity ``s``."""
         if self._similar is None:
             v = self.incidence.shape[0]
-            bt = self.binary.T.tocsc()
-            rows = max(1, BLOCK_CELLS // max(v, 1))
+            bt = self.binary.T.tocsr()
+            # Rows per block from the size of the product each row makes (the sum, over its
+            # elements, of how many sets hold that element), so memory stays bounded.
+            element_sets = np.asarray(self.binary.sum(axis=0)).ravel()
+            products = self.binary @ element_sets
+            bounds = np.searchsorted(
+                np.cumsum(products),
+                np.arange(BLOCK_CELLS, products.sum() + BLOCK_CELLS, BLOCK_CELLS),
+            )
+            starts = np.unique(np.concatenate(([0], np.minimum(bounds + 1, v))))
             cs, ks, ss = [], [], []
-            for start in range(0, v, rows):
-                stop = min(v, start + rows)
+            for start, stop in itertools.pairwise(starts):
                 block = (self.incidence[start:stop] @ bt).tocoo()
                 c = block.row + start
                 k = block.col
