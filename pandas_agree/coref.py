@@ -134,8 +134,11 @@ def _partition(
             "cls": data[cls].to_numpy(dtype=object),
         }
     )
-    for role, param, col in (("g", roles.group, group), ("coder", roles.coder, coder),
-                             ("item", roles.item, item)):
+    for role, param, col in (
+        ("g", roles.group, group),
+        ("coder", roles.coder, coder),
+        ("item", roles.item, item),
+    ):
         if col is None:
             continue
         na = pd.isna(frame[role]).to_numpy()
@@ -174,8 +177,7 @@ def _check_duplicates(
     rows = frame[dup]
     keys = rows.drop_duplicates(["g", "coder", "item"])
     where = [
-        (f"{roles.group} {g!r}: " if grouped else "")
-        + f"{roles.coder} {c!r}, {roles.item} {i!r}"
+        (f"{roles.group} {g!r}: " if grouped else "") + f"{roles.coder} {c!r}, {roles.item} {i!r}"
         for g, c, i in zip(keys["g"], keys["coder"], keys["item"])
     ]
     raise DuplicateRatingError(
