@@ -1,45 +1,587 @@
-"""Command line: ``pandas-agree demo`` (also ``python -m pandas_agree demo``)."""
+"""The ``pandas-agree`` command (also ``python -m pandas_agree``).
+
+Subcommands:
+
+* ``pandas-agree report FILE --unit U --coder C --value V [--by G ...] [--distance D ...]``:
+  the table of :func:`pandas_agree.report` for a CSV, TSV, Parquet or JSON Lines file, as a
+  text table, CSV, JSON or Markdown.
+* ``pandas-agree demo``: alpha on the published examples bundled with the package.
+
+User mistakes (a missing file, a column that is not there, an unknown distance, ...) end
+with one line ``pandas-agree: error: ...`` on stderr and exit status 2, without a traceback.
+See ``docs/cli.md``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Hashable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import numpy as np
+import pandas as pd
 
 from . import datasets
+from .errors import AgreementError, ValueTypeError
 from .report import report
 
-__all__ = ["main"]
+__all__ = ["main", "read_table"]
 
+PROG = "pandas-agree"
 DEMO_DISTANCES = ("nominal", "jaccard", "masi")
+INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl")
+OUTPUT_FORMATS = ("table", "csv", "json", "markdown")
+_EXTENSIONS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+_COMPRESSION = (".gz", ".bz2", ".xz", ".zst", ".zip")
+
+
+class CLIError(Exception):
+    """A user mistake reported as one line with exit status 2."""
+
+
+# ---------------------------------------------------------------------------------------------
+# reading
+
+
+def _input_format(path: str, given: str | None) -> str:
+    if given is not None:
+        return given
+    if path == "-":
+        return "csv"
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if suffixes and suffixes[-1] in _COMPRESSION:
+        suffixes = suffixes[:-1]
+    fmt = _EXTENSIONS.get(suffixes[-1] if suffixes else "")
+    if fmt is None:
+        raise CLIError(
+            f"cannot tell the format of {path!r} from its extension; pass --input-format "
+            f"{{{','.join(INPUT_FORMATS)}}} (known extensions: {', '.join(sorted(_EXTENSIONS))})"
+        )
+    return fmt
+
+
+def _parse_json_list(cell: str) -> frozenset:
+    try:
+        items = json.loads(cell)
+    except json.JSONDecodeError as exc:
+        raise CLIError(f"cannot read the set {cell!r} as a JSON list: {exc.msg}") from None
+    if not isinstance(items, list):
+        raise CLIError(f"cannot read the set {cell!r} as a JSON list")
+    try:
+        return frozenset(tuple(x) if isinstance(x, list) else x for x in items)
+    except TypeError:
+        raise CLIError(f"the set {cell!r} has elements that are not labels") from None
+
+
+def _json_scalar(cell: Any) -> Any:
+    """A plain cell in a column of sets: a number when it reads as one, else the text."""
+    if isinstance(cell, str):
+        try:
+            parsed = json.loads(cell)
+        except json.JSONDecodeError:
+            return cell
+        if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
+            return parsed
+    return cell
+
+
+def _to_sets(values: pd.Series, set_sep: str | None) -> pd.Series:
+    """Decode set-valued cells: JSON lists ("[1, 2]"), ``set_sep``-separated text, arrays.
+
+    Missing cells stay missing. Once a column holds a set, its other cells are
+    one-element sets, so every distance sees one kind of value.
+    """
+    if values.dtype != object and set_sep is None:
+        return values
+
+    def decode(cell: Any) -> Any:
+        if cell is None or (isinstance(cell, float) and np.isnan(cell)) or cell is pd.NA:
+            return None
+        if isinstance(cell, np.ndarray):  # list columns of Parquet files
+            return frozenset(cell.tolist())
+        if isinstance(cell, (list, tuple, set, frozenset)):
+            return frozenset(cell)
+        if isinstance(cell, str):
+            text = cell.strip()
+            if text.startswith("[") and text.endswith("]"):
+                return _parse_json_list(text)
+            if set_sep is not None:
+                return frozenset(part.strip() for part in text.split(set_sep) if part.strip())
+        return cell
+
+    out = values.map(decode)
+    has_sets = out.map(lambda v: isinstance(v, frozenset)).any()
+    if has_sets or set_sep is not None:
+        out = out.map(
+            lambda v: v
+            if v is None or isinstance(v, frozenset)
+            else frozenset([_json_scalar(v) if set_sep is None else str(v)])
+        )
+    return out.astype(object)
+
+
+def read_table(
+    path: str,
+    *,
+    value: Hashable = "value",
+    input_format: str | None = None,
+    set_sep: str | None = None,
+) -> pd.DataFrame:
+    """Read long annotation data as the command line does.
+
+    Parameters
+    ----------
+    path : str
+        A ``.csv``, ``.tsv``/``.tab``, ``.parquet``/``.pq`` or ``.jsonl``/``.ndjson`` file
+        (optionally compressed: ``.gz``, ``.bz2``, ``.xz``, ``.zst``, ``.zip``), or ``"-"``
+        for standard input (CSV unless ``input_format`` says otherwise).
+    value : hashable, default "value"
+        The value column, where set-valued cells are decoded.
+    input_format : {"csv", "tsv", "parquet", "jsonl"}, optional
+        Overrides the extension.
+    set_sep : str, optional
+        Read each text cell of the value column as a set of labels separated by
+        ``set_sep`` (``"a;b"`` is ``{"a", "b"}``, ``"a"`` is ``{"a"}``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Cells of the value column written as JSON lists (``"[1, 2]"``; ``"[]"`` is the
+        empty set) become frozensets; so do list cells of JSON Lines and Parquet files.
+        In a column that holds sets, every other cell is a one-element set. Empty cells are
+        missing.
+
+    Examples
+    --------
+    >>> import io
+    >>> from pandas_agree.cli import read_table
+    >>> df = read_table(io.StringIO('unit,coder,value\\n1,A,"[1, 2]"\\n1,B,[]\\n1,C,\\n'))
+    >>> df["value"].tolist()
+    [frozenset({1, 2}), frozenset(), None]
+    """
+    source: Any = path
+    if not isinstance(path, str):  # a file-like object (tests, doctests)
+        fmt = input_format or "csv"
+    else:
+        fmt = _input_format(path, input_format)
+        if path == "-":
+            source = io.StringIO(sys.stdin.read())
+    try:
+        if fmt in ("csv", "tsv"):
+            dtype = {value: str} if set_sep is not None else None
+            frame = pd.read_csv(source, sep="," if fmt == "csv" else "\t", dtype=dtype)
+        elif fmt == "jsonl":
+            frame = pd.read_json(source, lines=True, dtype=False)
+        elif fmt == "parquet":
+            frame = _read_parquet(source)
+        else:
+            raise CLIError(
+                f"--input-format must be one of {', '.join(INPUT_FORMATS)}, got {fmt!r}"
+            )
+    except pd.errors.EmptyDataError:
+        raise CLIError(f"{path!r} is empty") from None
+    except pd.errors.ParserError as exc:
+        raise CLIError(f"cannot parse {path!r} as {fmt}: {_first_line(exc)}") from None
+    except UnicodeDecodeError as exc:
+        raise CLIError(f"{path!r} is not UTF-8 text ({exc.reason}); is it a {fmt} file?") from None
+    except ValueError as exc:  # read_json on malformed lines
+        raise CLIError(f"cannot parse {path!r} as {fmt}: {_first_line(exc)}") from None
+    if value in frame.columns:
+        frame[value] = _to_sets(frame[value], set_sep)
+    return frame
+
+
+def _read_parquet(source: Any) -> pd.DataFrame:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise CLIError(
+            "reading Parquet needs pyarrow, which is not installed: pip install pyarrow"
+        ) from None
+    try:
+        return pd.read_parquet(source)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise CLIError(f"cannot read {source!r} as Parquet: {_first_line(exc)}") from None
+    except Exception as exc:  # pyarrow.ArrowInvalid and friends (not importable here)
+        if type(exc).__module__.startswith("pyarrow"):
+            raise CLIError(f"cannot read {source!r} as Parquet: {_first_line(exc)}") from None
+        raise
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+# ---------------------------------------------------------------------------------------------
+# computing
+
+
+def _progress(items: Sequence[Any], enabled: bool, desc: str) -> Iterable[Any]:
+    """``items``, behind a tqdm progress bar on stderr when enabled and tqdm is installed."""
+    if not enabled or not sys.stderr.isatty():
+        return items
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return items
+    return tqdm(items, desc=desc, unit="distance", file=sys.stderr, leave=False)
+
+
+def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
+    kwargs: dict[str, Any] = {
+        "unit": args.unit,
+        "coder": args.coder,
+        "value": args.value,
+        "on_duplicate": args.on_duplicate,
+    }
+    by = args.by or None
+    if args.ci is None:
+        return report(frame, args.distance, by, **kwargs)
+    # With a bootstrap, one report per distance (each seeded with --seed) so that a
+    # progress bar can follow the work, and column d equals report(frame, d, ci=..., rng=seed).
+    boot = {"ci": args.ci, "ci_method": args.ci_method, "n_boot": args.n_boot, "rng": args.seed}
+    parts = [
+        report(frame, d, by, **kwargs, **boot)
+        for d in _progress(args.distance, not args.no_progress, "bootstrap")
+    ]
+    counts = ["n_units", "n_coders", "n_pairable", "reason"]
+    names = [p.columns[0] for p in parts]
+    columns = {name: p[name] for name, p in zip(names, parts)}
+    columns.update({c: parts[0][c] for c in counts})
+    for name, p in zip(names, parts):
+        columns[f"{name}_low"] = p[f"{name}_low"]
+        columns[f"{name}_high"] = p[f"{name}_high"]
+    return pd.DataFrame(columns, index=parts[0].index)
+
+
+# ---------------------------------------------------------------------------------------------
+# writing
+
+
+def _named_index(table: pd.DataFrame) -> pd.DataFrame:
+    if table.index.nlevels == 1 and table.index.name is None:
+        return table.rename_axis("group")
+    return table
+
+
+def _human(table: pd.DataFrame) -> pd.DataFrame:
+    """Drop the ``reason`` column of text tables when it says nothing."""
+    if "reason" in table.columns and table["reason"].isna().all():
+        return table.drop(columns="reason")
+    return table
+
+
+def _cell(x: Any, digits: int) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return ""
+    if isinstance(x, (float, np.floating)):
+        return f"{x:.{digits}f}"
+    return str(x).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(table: pd.DataFrame, digits: int = 3) -> str:
+    """A GitHub-flavoured Markdown table of ``table`` and its index (no extra dependency).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pandas_agree.cli import markdown_table
+    >>> print(markdown_table(pd.DataFrame({"alpha": [0.5, None]}, index=pd.Index(["a", "b"],
+    ...       name="group"))))
+    | group | alpha |
+    | --- | ---: |
+    | a | 0.500 |
+    | b |  |
+    """
+    flat = table.reset_index()
+    header = [str(c) for c in flat.columns]
+    align = [
+        "---:" if pd.api.types.is_numeric_dtype(flat[c]) and not pd.api.types.is_bool_dtype(flat[c])
+        else "---"
+        for c in flat.columns
+    ]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    for row in flat.itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(x, digits) for x in row) + " |")
+    return "\n".join(lines)
+
+
+def format_table(table: pd.DataFrame, fmt: str, digits: int = 3) -> str:
+    """``table`` as text: ``"table"``, ``"csv"``, ``"json"`` (records) or ``"markdown"``."""
+    table = _named_index(table)
+    if fmt == "table":
+        return _human(table).to_string(float_format=lambda x: f"{x:.{digits}f}")
+    if fmt == "markdown":
+        return markdown_table(_human(table), digits)
+    if fmt == "csv":
+        return table.to_csv().rstrip("\n")
+    if fmt == "json":
+        return table.reset_index().to_json(orient="records", indent=2)
+    raise CLIError(f"--format must be one of {', '.join(OUTPUT_FORMATS)}, got {fmt!r}")
+
+
+def _write(text: str, output: str | None) -> None:
+    if output is None or output == "-":
+        sys.stdout.write(text + "\n")
+        return
+    try:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CLIError(f"cannot write --output {output!r}: {exc.strerror or exc}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# demo
 
 
 def demo() -> str:
-    """Alpha with nominal, Jaccard and MASI on the set-valued figures of Passonneau (2006)."""
+    """Alpha on the bundled published examples, in one screen.
+
+    Passonneau (2006), Figures 2-4 (set-valued annotations; nominal, Jaccard and MASI per
+    figure) and Krippendorff (2011), section C (one alpha per level of measurement).
+    """
     table = report(datasets.masi_figures(), list(DEMO_DISTANCES), by="figure").drop(
         columns="reason"
     )
+    levels = ["nominal", "ordinal", "interval", "ratio"]
+    k2011 = report(datasets.krippendorff_2011(), levels).drop(columns="reason")
+    k2011.index = ["alpha"]
     lines = [
         "pandas_agree demo: Krippendorff's alpha on set-valued annotations",
         "(Passonneau 2006, Figures 2-4: coders give each unit a set; nominal counts only",
         " identical sets as agreement, Jaccard and MASI give credit for overlap)",
         "",
         table.to_string(float_format=lambda x: f"{x:.3f}"),
+        "",
+        "Krippendorff (2011), section C: 4 coders, 12 units, values 1-5, one alpha per",
+        "level of measurement (published: 0.743, 0.815, 0.849, 0.797)",
+        "",
+        k2011.to_string(float_format=lambda x: f"{x:.3f}"),
+        "",
+        "Your own data: pandas-agree report FILE --unit U --coder C --value V --by G "
+        "--distance nominal masi",
     ]
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``pandas-agree`` command."""
-    parser = argparse.ArgumentParser(
-        prog="pandas-agree", description="Inter-annotator agreement on long annotation data."
+# ---------------------------------------------------------------------------------------------
+# argument parsing
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``pandas-agree report: error: ... (see --help)``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _probability(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
+    if not 0 < x < 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}")
+    return x
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return n
+
+
+def _separator(text: str) -> str:
+    if text == "":
+        raise argparse.ArgumentTypeError("the set separator must not be empty")
+    return text.encode().decode("unicode_escape") if text.startswith("\\") else text
+
+
+REPORT_EPILOG = """\
+set-valued cells:
+  A cell of the value column written as a JSON list is a set: "[1, 2]", '["a", "b"]'.
+  "[]" is the empty set (a coded value); an empty cell is missing. With --set-sep ";",
+  every non-empty cell is a set of labels: "a;b" is {a, b} and "a" is {a}. In a column
+  that holds any set, plain cells are one-element sets. JSON Lines and Parquet list
+  values are sets too.
+
+examples:
+  pandas-agree report ratings.csv --unit item --coder annotator --value labels \\
+      --by docset --distance nominal jaccard masi
+  pandas-agree report ratings.tsv --set-sep ";" --distance masi --ci 0.95 --seed 1
+  pandas-agree report ratings.parquet --format markdown --output alpha.md
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``pandas-agree`` (exposed for documentation tools)."""
+    from . import __version__
+
+    parser = _Parser(
+        prog=PROG,
+        description="Inter-annotator agreement (Krippendorff's alpha, set distances) on long "
+        "annotation data: one row per unit, coder and value.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("demo", help="run alpha on the bundled published examples")
-    args = parser.parse_args(argv)
-    if args.command == "demo":
-        print(demo())
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub.add_parser(
+        "demo",
+        help="run alpha on the bundled published examples",
+        description="Alpha on the published examples bundled with pandas_agree.",
+    )
+    rep = sub.add_parser(
+        "report",
+        help="alpha per group and distance for a data file",
+        description="Krippendorff's alpha per group (--by) for one or more distances, with "
+        "optional bootstrap intervals. Reads CSV, TSV, Parquet or JSON Lines (by extension, "
+        "or --input-format); '-' reads CSV from standard input.",
+        epilog=REPORT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    rep.add_argument("file", metavar="FILE", help="the long data: one row per rating")
+    cols = rep.add_argument_group("columns")
+    cols.add_argument("--unit", default="unit", help="unit column (default: %(default)s)")
+    cols.add_argument("--coder", default="coder", help="coder column (default: %(default)s)")
+    cols.add_argument("--value", default="value", help="value column (default: %(default)s)")
+    cols.add_argument(
+        "--by", nargs="+", metavar="COLUMN", help="grouping column(s): one row per group"
+    )
+    rep.add_argument(
+        "--distance",
+        nargs="+",
+        default=["nominal"],
+        metavar="NAME",
+        help="one alpha column per distance: nominal ordinal interval ratio jaccard dice masi "
+        "masi_dice masi_jaccard (default: nominal)",
+    )
+    rep.add_argument(
+        "--on-duplicate",
+        choices=["raise", "first", "last", "union"],
+        default="raise",
+        help="two ratings of one unit by one coder: raise (default), keep first or last, or "
+        "union their sets",
+    )
+    boot = rep.add_argument_group("bootstrap intervals")
+    boot.add_argument(
+        "--ci", type=_probability, metavar="LEVEL", help="confidence level, e.g. 0.95"
+    )
+    boot.add_argument(
+        "--ci-method",
+        choices=["krippendorff", "units", "clusters"],
+        default="krippendorff",
+        help="bootstrap (default: %(default)s)",
+    )
+    boot.add_argument(
+        "--n-boot", type=_positive_int, default=1000, help="replicates (default: %(default)s)"
+    )
+    boot.add_argument("--seed", type=int, help="random seed, for reproducible intervals")
+    boot.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (one is shown on a terminal when tqdm is installed)",
+    )
+    io_ = rep.add_argument_group("input and output")
+    io_.add_argument(
+        "--input-format", choices=INPUT_FORMATS, help="override the format of FILE's extension"
+    )
+    io_.add_argument(
+        "--set-sep",
+        type=_separator,
+        metavar="SEP",
+        help='read value cells as sets of labels separated by SEP, e.g. ";"',
+    )
+    io_.add_argument(
+        "--format",
+        choices=OUTPUT_FORMATS,
+        default="table",
+        help="output format (default: %(default)s)",
+    )
+    io_.add_argument(
+        "--digits",
+        type=int,
+        default=3,
+        help="decimals in table and markdown output (default: %(default)s)",
+    )
+    io_.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    return parser
+
+
+def _run_report(args: argparse.Namespace) -> str:
+    frame = read_table(
+        args.file, value=args.value, input_format=args.input_format, set_sep=args.set_sep
+    )
+    table = _report_table(frame, args)
+    return format_table(table, args.format, args.digits)
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"{PROG}: error: {message}\n")
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pandas-agree`` command; returns the exit status.
+
+    Examples
+    --------
+    >>> from pandas_agree.cli import main
+    >>> main(["demo"])  # doctest: +ELLIPSIS
+    pandas_agree demo: ...
+    0
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if args.command == "demo":
+                text = demo()
+            else:
+                text = _run_report(args)
+            _write(text, getattr(args, "output", None))
+        except (CLIError, AgreementError, ValueTypeError) as exc:
+            return _fail(_first_line(exc))
+        except FileNotFoundError as exc:
+            return _fail(f"no such file: {exc.filename or args.file!r}")
+        except IsADirectoryError as exc:
+            return _fail(f"is a directory, not a data file: {exc.filename!r}")
+        except PermissionError as exc:
+            return _fail(f"permission denied: {exc.filename!r}")
+        finally:
+            _show_warnings(caught)
     return 0
+
+
+def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
+    seen = set()
+    for w in caught:
+        text = f"{PROG}: warning: {_first_line(Warning(str(w.message)))}"
+        if text not in seen:
+            seen.add(text)
+            sys.stderr.write(text + "\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

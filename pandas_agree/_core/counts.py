@@ -7,8 +7,6 @@ Everything here works on integer codes (numpy only, no pandas). A *rating* is on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 __all__ = ["UnitValueCounts", "coincidence_entries", "pairable_counts", "within_unit_pairs"]
@@ -18,12 +16,13 @@ __all__ = ["UnitValueCounts", "coincidence_entries", "pairable_counts", "within_
 _DENSE_CELLS_PER_RATING = 8
 
 
-@dataclass(frozen=True, repr=False)
 class UnitValueCounts:
     """Sparse values-by-units table restricted to pairable units (two or more values).
 
     Entries are sorted by unit, then value: entry ``e`` says that unit ``unit[e]`` holds
-    value ``value[e]`` ``count[e]`` times.
+    value ``value[e]`` ``count[e]`` times. When the table was counted densely, ``dense``
+    holds it as a (units x values) array and the entries are extracted only when asked for
+    (the nominal kernel never asks).
 
     Attributes
     ----------
@@ -36,19 +35,48 @@ class UnitValueCounts:
         Marginal count of each value over pairable units (length ``n_values``).
     n_values : int
         Size of the value domain (codes run from 0 to ``n_values - 1``).
+    dense : ndarray or None
+        The (units x values) table with non-pairable rows zeroed, when counted densely.
     """
 
-    unit: np.ndarray
-    value: np.ndarray
-    count: np.ndarray
-    m: np.ndarray
-    n_c: np.ndarray
-    n_values: int
+    def __init__(
+        self,
+        m: np.ndarray,
+        n_c: np.ndarray,
+        n_values: int,
+        *,
+        entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+        dense: np.ndarray | None = None,
+    ) -> None:
+        self.m = m
+        self.n_c = n_c
+        self.n_values = n_values
+        self.dense = dense
+        self._entries = entries
+
+    def _get_entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._entries is None:
+            cells = np.flatnonzero(self.dense)
+            unit = cells // self.n_values
+            self._entries = (unit, cells - unit * self.n_values, self.dense.ravel()[cells])
+        return self._entries
+
+    @property
+    def unit(self) -> np.ndarray:
+        return self._get_entries()[0]
+
+    @property
+    def value(self) -> np.ndarray:
+        return self._get_entries()[1]
+
+    @property
+    def count(self) -> np.ndarray:
+        return self._get_entries()[2]
 
     @property
     def n(self) -> int:
         """Number of pairable values, Krippendorff's n.. ."""
-        return int(self.count.sum())
+        return int(self.m.sum())
 
     @property
     def n_units(self) -> int:
@@ -99,15 +127,13 @@ def pairable_counts(
     if weights is None and n_cells <= _DENSE_CELLS_PER_RATING * unit_codes.size + 4096:
         # Dense cell counts: no hashing, no sorting, no per-rating filtering.
         dense = np.bincount(unit_codes * n_values + value_codes, minlength=n_cells)
-        m_all = dense.reshape(n_units, n_values).sum(axis=1)
-        cells = np.flatnonzero(dense)
-        unit = cells // n_values
-        ok = m_all[unit] >= 2
-        if not ok.all():
-            cells, unit = cells[ok], unit[ok]
-        value = cells - unit * n_values
-        count = dense[cells]
-        m = np.where(m_all >= 2, m_all, 0)
+        table = dense.reshape(n_units, n_values)
+        m = table.sum(axis=1)
+        single = m < 2
+        if single.any():
+            table[single] = 0
+            m[single] = 0
+        return UnitValueCounts(m, table.sum(axis=0), n_values, dense=table)
     else:
         m_all = np.bincount(unit_codes, weights=weights, minlength=n_units)
         keep = m_all[unit_codes] >= 2
@@ -123,7 +149,7 @@ def pairable_counts(
         value = cells - unit * n_values
         m = np.bincount(unit, weights=count, minlength=n_units)
     n_c = np.bincount(value, weights=count, minlength=n_values)
-    return UnitValueCounts(unit=unit, value=value, count=count, m=m, n_c=n_c, n_values=n_values)
+    return UnitValueCounts(m, n_c, n_values, entries=(unit, value, count))
 
 
 def within_unit_pairs(counts: UnitValueCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -98,7 +98,10 @@ class NominalKernel(Kernel):
     """``delta = 0`` for equal values, 1 otherwise: closed forms, no value pairs at all."""
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
-        squares = np.bincount(counts.unit, weights=counts.count**2.0, minlength=counts.m.size)
+        if counts.dense is not None:
+            squares = np.einsum("ij,ij->i", counts.dense, counts.dense).astype(float)
+        else:
+            squares = np.bincount(counts.unit, weights=counts.count**2.0, minlength=counts.m.size)
         m = counts.m
         out = np.zeros(m.size)
         ok = m >= 2
