@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import sys
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
@@ -27,10 +28,10 @@ import numpy as np
 import pandas as pd
 
 from . import datasets
-from .errors import AgreementError, ValueTypeError
+from .errors import AgreementError, DegenerateDataWarning, ValueTypeError
 from .report import report
 
-__all__ = ["main", "read_table"]
+__all__ = ["build_parser", "demo", "format_table", "main", "markdown_table", "read_table"]
 
 PROG = "pandas-agree"
 DEMO_DISTANCES = ("nominal", "jaccard", "masi")
@@ -104,7 +105,9 @@ def _to_sets(values: pd.Series, set_sep: str | None) -> pd.Series:
     Missing cells stay missing. Once a column holds a set, its other cells are
     one-element sets, so every distance sees one kind of value.
     """
-    if values.dtype != object and set_sep is None:
+    if set_sep is None and (
+        pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype)
+    ):
         return values
 
     def decode(cell: Any) -> Any:
@@ -116,19 +119,23 @@ def _to_sets(values: pd.Series, set_sep: str | None) -> pd.Series:
             return frozenset(cell)
         if isinstance(cell, str):
             text = cell.strip()
+            if not text:
+                return None
             if text.startswith("[") and text.endswith("]"):
                 return _parse_json_list(text)
             if set_sep is not None:
                 return frozenset(part.strip() for part in text.split(set_sep) if part.strip())
         return cell
 
-    out = values.map(decode)
+    out = values.astype(object).map(decode)
     has_sets = out.map(lambda v: isinstance(v, frozenset)).any()
     if has_sets or set_sep is not None:
         out = out.map(
-            lambda v: v
-            if v is None or isinstance(v, frozenset)
-            else frozenset([_json_scalar(v) if set_sep is None else str(v)])
+            lambda v: (
+                v
+                if v is None or isinstance(v, frozenset)
+                else frozenset([_json_scalar(v) if set_sep is None else str(v)])
+            )
         )
     return out.astype(object)
 
@@ -176,9 +183,14 @@ def read_table(
     if not isinstance(path, str):  # a file-like object (tests, doctests)
         fmt = input_format or "csv"
     else:
+        if path != "-" and Path(path).is_dir():
+            raise CLIError(f"{path!r} is a directory, not a data file")
+        if path != "-" and not Path(path).exists():
+            raise CLIError(f"no such file: {path!r}")
         fmt = _input_format(path, input_format)
         if path == "-":
-            source = io.StringIO(sys.stdin.read())
+            stdin = sys.stdin.buffer if fmt == "parquet" else sys.stdin
+            source = io.BytesIO(stdin.read()) if fmt == "parquet" else io.StringIO(stdin.read())
     try:
         if fmt in ("csv", "tsv"):
             dtype = {value: str} if set_sep is not None else None
@@ -188,9 +200,7 @@ def read_table(
         elif fmt == "parquet":
             frame = _read_parquet(source)
         else:
-            raise CLIError(
-                f"--input-format must be one of {', '.join(INPUT_FORMATS)}, got {fmt!r}"
-            )
+            raise CLIError(f"--input-format must be one of {', '.join(INPUT_FORMATS)}, got {fmt!r}")
     except pd.errors.EmptyDataError:
         raise CLIError(f"{path!r} is empty") from None
     except pd.errors.ParserError as exc:
@@ -312,7 +322,8 @@ def markdown_table(table: pd.DataFrame, digits: int = 3) -> str:
     flat = table.reset_index()
     header = [str(c) for c in flat.columns]
     align = [
-        "---:" if pd.api.types.is_numeric_dtype(flat[c]) and not pd.api.types.is_bool_dtype(flat[c])
+        "---:"
+        if pd.api.types.is_numeric_dtype(flat[c]) and not pd.api.types.is_bool_dtype(flat[c])
         else "---"
         for c in flat.columns
     ]
@@ -452,9 +463,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser(
         "report",
         help="alpha per group and distance for a data file",
-        description="Krippendorff's alpha per group (--by) for one or more distances, with "
-        "optional bootstrap intervals. Reads CSV, TSV, Parquet or JSON Lines (by extension, "
-        "or --input-format); '-' reads CSV from standard input.",
+        description="Krippendorff's alpha per group (--by) for one or more distances, with\n"
+        "optional bootstrap intervals. Reads CSV, TSV, Parquet or JSON Lines (by the\n"
+        "extension of FILE, or --input-format); '-' reads CSV from standard input.",
         epilog=REPORT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -534,8 +545,28 @@ def _run_report(args: argparse.Namespace) -> str:
     return format_table(table, args.format, args.digits)
 
 
+# Parameters of the Python functions that are options here, for error messages.
+_OPTIONS = ("unit", "coder", "value", "by", "distance", "on_duplicate", "ci", "ci_method", "n_boot")
+
+
+def _cli_message(message: str) -> str:
+    """Speak in options: "`by` column ..." -> "--by column ...", "pass by=<x>" -> "--by <x>"."""
+    names = "|".join(_OPTIONS)
+
+    def option(name: str) -> str:
+        return "--" + name.replace("_", "-")
+
+    message = re.sub(rf"`({names})`", lambda m: option(m.group(1)), message)
+    message = re.sub(rf"\b({names})=<", lambda m: option(m.group(1)) + " <", message)
+    message = re.sub(
+        r"on_duplicate='first', 'last' or 'union'", "--on-duplicate first, last or union", message
+    )
+    message = message.replace("is not in the DataFrame", "is not in the file")
+    return message.replace("; a callable d(a, b) -> float also works", "")
+
+
 def _fail(message: str) -> int:
-    sys.stderr.write(f"{PROG}: error: {message}\n")
+    sys.stderr.write(f"{PROG}: error: {_cli_message(message)}\n")
     return 2
 
 
@@ -555,7 +586,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", DegenerateDataWarning)
         try:
             if args.command == "demo":
                 text = demo()
@@ -578,7 +609,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
     seen = set()
     for w in caught:
-        text = f"{PROG}: warning: {_first_line(Warning(str(w.message)))}"
+        text = f"{PROG}: warning: {_first_line(w.message)}"
         if text not in seen:
             seen.add(text)
             sys.stderr.write(text + "\n")

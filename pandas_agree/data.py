@@ -106,12 +106,19 @@ def _small_int_codes(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
             return None
     else:
         as_int = np.asarray(arr, dtype=np.intp)
-    lo, hi = int(as_int.min()), int(as_int.max())
-    span = hi - lo
-    if span > 4 * arr.size + 1024:
-        return None
-    offset = as_int if lo == 0 else as_int - lo
-    present = np.bincount(offset, minlength=span + 1) > 0
+    limit = 4 * arr.size + 1024
+    hi = int(as_int.max())
+    try:  # non-negative codes (the common case): no shift needed
+        if hi > limit:
+            raise ValueError
+        present = np.bincount(as_int) > 0
+        lo, offset = 0, as_int
+    except ValueError:
+        lo = int(as_int.min())
+        if hi - lo > limit:
+            return None
+        offset = as_int - lo
+        present = np.bincount(offset) > 0
     labels = (lo + np.flatnonzero(present)).astype(arr.dtype)
     if present.all():
         return offset, labels

@@ -199,3 +199,9 @@ def test_row_order_does_not_matter():
     shuffled = df.sample(frac=1, random_state=3)
     for d in ("nominal", "ordinal", "interval", "ratio"):
         assert pa.alpha(shuffled, d).alpha == pytest.approx(pa.alpha(df, d).alpha, abs=1e-12)
+
+
+def test_all_values_missing_is_no_pairable_unit():
+    df = pd.DataFrame({"unit": [1, 1], "coder": ["a", "b"], "value": [np.nan, np.nan]})
+    with pytest.raises(pa.errors.NoPairableUnitsError, match="0 rating"):
+        pa.alpha(df)

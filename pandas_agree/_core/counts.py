@@ -22,7 +22,8 @@ class UnitValueCounts:
     Entries are sorted by unit, then value: entry ``e`` says that unit ``unit[e]`` holds
     value ``value[e]`` ``count[e]`` times. When the table was counted densely, ``dense``
     holds it as a (units x values) array and the entries are extracted only when asked for
-    (the nominal kernel never asks).
+    (the nominal kernel never asks). ``dense`` is laid out values x units, Krippendorff's
+    values-by-units matrix, so that per-unit sums are contiguous row operations.
 
     Attributes
     ----------
@@ -36,7 +37,7 @@ class UnitValueCounts:
     n_values : int
         Size of the value domain (codes run from 0 to ``n_values - 1``).
     dense : ndarray or None
-        The (units x values) table with non-pairable rows zeroed, when counted densely.
+        The (values x units) table with non-pairable units zeroed, when counted densely.
     """
 
     def __init__(
@@ -56,9 +57,10 @@ class UnitValueCounts:
 
     def _get_entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self._entries is None:
-            cells = np.flatnonzero(self.dense)
+            by_unit = np.ascontiguousarray(self.dense.T)
+            cells = np.flatnonzero(by_unit)
             unit = cells // self.n_values
-            self._entries = (unit, cells - unit * self.n_values, self.dense.ravel()[cells])
+            self._entries = (unit, cells - unit * self.n_values, by_unit.ravel()[cells])
         return self._entries
 
     @property
@@ -99,6 +101,26 @@ class UnitValueCounts:
         return np.repeat(starts, lengths), np.repeat(ends, lengths)
 
 
+def column_sums(table: np.ndarray) -> np.ndarray:
+    """Column sums of a short, wide table, as contiguous row adds."""
+    if table.shape[0] == 0:
+        return np.zeros(table.shape[1], dtype=table.dtype)
+    out = table[0].copy()
+    for row in table[1:]:
+        out += row
+    return out
+
+
+def column_squares(table: np.ndarray) -> np.ndarray:
+    """Column sums of squares of a short, wide table."""
+    if table.shape[0] == 0:
+        return np.zeros(table.shape[1], dtype=table.dtype)
+    out = table[0] * table[0]
+    for row in table[1:]:
+        out += row * row
+    return out
+
+
 def pairable_counts(
     unit_codes: np.ndarray,
     value_codes: np.ndarray,
@@ -126,14 +148,14 @@ def pairable_counts(
     n_cells = n_units * n_values
     if weights is None and n_cells <= _DENSE_CELLS_PER_RATING * unit_codes.size + 4096:
         # Dense cell counts: no hashing, no sorting, no per-rating filtering.
-        dense = np.bincount(unit_codes * n_values + value_codes, minlength=n_cells)
-        table = dense.reshape(n_units, n_values)
-        m = table.sum(axis=1)
+        dense = np.bincount(value_codes * n_units + unit_codes, minlength=n_cells)
+        table = dense.reshape(n_values, n_units)
+        m = column_sums(table)
         single = m < 2
         if single.any():
-            table[single] = 0
+            table[:, single] = 0
             m[single] = 0
-        return UnitValueCounts(m, table.sum(axis=0), n_values, dense=table)
+        return UnitValueCounts(m, table.sum(axis=1), n_values, dense=table)
     else:
         m_all = np.bincount(unit_codes, weights=weights, minlength=n_units)
         keep = m_all[unit_codes] >= 2

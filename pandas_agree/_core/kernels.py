@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from .counts import UnitValueCounts, within_unit_pairs
+from .counts import UnitValueCounts, column_squares, within_unit_pairs
 
 __all__ = [
     "Kernel",
@@ -99,7 +99,7 @@ class NominalKernel(Kernel):
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
         if counts.dense is not None:
-            squares = np.einsum("ij,ij->i", counts.dense, counts.dense).astype(float)
+            squares = column_squares(counts.dense).astype(float)
         else:
             squares = np.bincount(counts.unit, weights=counts.count**2.0, minlength=counts.m.size)
         m = counts.m
