@@ -105,7 +105,11 @@ def bench_callable(sizes: list[int]) -> None:
         rng = np.random.default_rng(v)
         x = rng.random(v) * 100
         df = pd.DataFrame(
-            {"unit": np.repeat(np.arange(v), 2), "coder": np.tile([0, 1], v), "value": np.repeat(x, 2)}
+            {
+                "unit": np.repeat(np.arange(v), 2),
+                "coder": np.tile([0, 1], v),
+                "value": np.repeat(x, 2),
+            }
         )
         df.loc[::7, "value"] += 1.0
         start = time.perf_counter()
