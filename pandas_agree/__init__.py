@@ -14,7 +14,7 @@ AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable
 
 from __future__ import annotations
 
-from . import coref, datasets, distances, errors, noise, pyramid
+from . import coref, datasets, distances, errors, noise, plot, pyramid
 from .accessor import AgreeAccessor
 from .association import DiceResult, dice_association
 from .coefficients import (
@@ -42,6 +42,13 @@ from .intervals import AlphaBootstrap, ConfidenceInterval, bootstrap_alpha
 from .reliability import alpha, coincidences, matrix, values_by_units
 from .report import report
 from .results import AlphaResult
+
+try:  # DataArray.agree and Dataset.agree when xarray is installed
+    import xarray as _xarray  # noqa: F401
+except ImportError:  # pragma: no cover - xarray is optional
+    pass
+else:
+    from . import xarray_accessor  # noqa: F401
 
 __version__ = "0.1.0"
 
@@ -74,6 +81,7 @@ __all__ = [
     "noise",
     "pairwise",
     "percent_agreement",
+    "plot",
     "pyramid",
     "register_distance",
     "report",

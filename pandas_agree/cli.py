@@ -17,12 +17,13 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import re
 import sys
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -121,7 +122,7 @@ def _to_sets(values: pd.Series, set_sep: str | None) -> pd.Series:
             text = cell.strip()
             if not text:
                 return None
-            if text.startswith("[") and text.endswith("]"):
+            if text.startswith("[") or text.endswith("]"):
                 return _parse_json_list(text)
             if set_sep is not None:
                 return frozenset(part.strip() for part in text.split(set_sep) if part.strip())
@@ -141,7 +142,7 @@ def _to_sets(values: pd.Series, set_sep: str | None) -> pd.Series:
 
 
 def read_table(
-    path: str,
+    path: str | os.PathLike[str] | IO[str],
     *,
     value: Hashable = "value",
     input_format: str | None = None,
@@ -151,7 +152,7 @@ def read_table(
 
     Parameters
     ----------
-    path : str
+    path : str, path or text file object
         A ``.csv``, ``.tsv``/``.tab``, ``.parquet``/``.pq`` or ``.jsonl``/``.ndjson`` file
         (optionally compressed: ``.gz``, ``.bz2``, ``.xz``, ``.zst``, ``.zip``), or ``"-"``
         for standard input (CSV unless ``input_format`` says otherwise).
@@ -179,6 +180,8 @@ def read_table(
     >>> df["value"].tolist()
     [frozenset({1, 2}), frozenset(), None]
     """
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
     source: Any = path
     if not isinstance(path, str):  # a file-like object (tests, doctests)
         fmt = input_format or "csv"
@@ -422,6 +425,16 @@ def _positive_int(text: str) -> int:
     return n
 
 
+def _digits(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 15:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 15, got {text!r}")
+    return n
+
+
 def _separator(text: str) -> str:
     if text == "":
         raise argparse.ArgumentTypeError("the set separator must not be empty")
@@ -529,7 +542,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     io_.add_argument(
         "--digits",
-        type=int,
+        type=_digits,
         default=3,
         help="decimals in table and markdown output (default: %(default)s)",
     )
