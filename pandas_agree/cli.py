@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from . import datasets
+from .coref import chains_to_codes, link_table
 from .errors import AgreementError, DegenerateDataWarning, ValueTypeError
 from .report import report
 
@@ -376,6 +377,10 @@ def demo() -> str:
     levels = ["nominal", "ordinal", "interval", "ratio"]
     k2011 = report(datasets.krippendorff_2011(), levels).drop(columns="reason")
     k2011.index = ["alpha"]
+    chains = datasets.coref_sample2()
+    coref_alpha = report(chains_to_codes(chains), list(DEMO_DISTANCES)).drop(columns="reason")
+    coref_alpha.index = ["alpha"]
+    links = link_table(chains)
     lines = [
         "pandas_agree demo: Krippendorff's alpha on set-valued annotations",
         "(Passonneau 2006, Figures 2-4: coders give each unit a set; nominal counts only",
@@ -387,6 +392,14 @@ def demo() -> str:
         "level of measurement (published: 0.743, 0.815, 0.849, 0.797)",
         "",
         k2011.to_string(float_format=lambda x: f"{x:.3f}"),
+        "",
+        "Coreference, Passonneau (1997) sample 2, codings CA1 and CA3 (11 markables): each",
+        "mention's value is the set of the other mentions in its chain",
+        "",
+        coref_alpha.to_string(float_format=lambda x: f"{x:.3f}"),
+        f"link table (Vilain et al. 1995): a={links.a} b={links.b} c={links.c} d={links.d}, "
+        f"recall {links.recall:.3f}, precision {links.precision:.3f}, kappa {links.kappa:.2f} "
+        "(published: .857, .857, .52)",
         "",
         "Your own data: pandas-agree report FILE --unit U --coder C --value V --by G "
         "--distance nominal masi",

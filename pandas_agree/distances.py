@@ -9,18 +9,18 @@ evaluation for ``ratio`` and user callables.
 Set distances (all are 1 for disjoint sets, 0 for equal sets; ``d(set(), set()) = 0`` and
 ``d(set(), A) = 1`` for non-empty ``A``):
 
-=================  ====================================================================
-``jaccard``        :math:`1 - |A \cap B| / |A \cup B|` (Jaccard 1908)
-``dice``           :math:`1 - 2|A \cap B| / (|A| + |B|)` (Dice 1945)
-``masi``           :math:`1 - J \cdot M`, ``M`` = 1 equal, 2/3 one a subset of the other,
-                   1/3 overlapping with both differences non-empty, 0 disjoint
-                   (Passonneau 2006, section 3.3; exact thirds, not NLTK's 0.67/0.33)
-``masi_dice``      :math:`(1 - \mathrm{Dice}) \cdot P`, ``P`` = 0 equal, 1/3 subsumption,
-                   2/3 overlap, 1 disjoint (Passonneau 2005, the pyramid report, Figure 2)
-``masi_jaccard``   :math:`(1 - J) \cdot P` with the same ``P`` (the form some Java tools use)
-``weighted_dice``  ``dice`` with set sizes replaced by sums of element weights
-``weighted_jaccard`` ``jaccard`` likewise (alpha needs ``weights=``)
-=================  ====================================================================
+====================  ====================================================================
+``jaccard``           :math:`1 - |A \cap B| / |A \cup B|` (Jaccard 1908)
+``dice``              :math:`1 - 2|A \cap B| / (|A| + |B|)` (Dice 1945)
+``masi``              :math:`1 - J \cdot M`, ``M`` = 1 equal, 2/3 one a subset of the other,
+                      1/3 overlapping with both differences non-empty, 0 disjoint
+                      (Passonneau 2006, section 3.3; exact thirds, not NLTK's 0.67/0.33)
+``masi_dice``         :math:`(1 - \mathrm{Dice}) \cdot P`, ``P`` = 0 equal, 1/3 subsumption,
+                      2/3 overlap, 1 disjoint (Passonneau 2005, the pyramid report, Figure 2)
+``masi_jaccard``      :math:`(1 - J) \cdot P` with the same ``P`` (the form some Java tools use)
+``weighted_dice``     ``dice`` with set sizes replaced by sums of element weights
+``weighted_jaccard``  ``jaccard`` likewise (alpha needs ``weights=``)
+====================  ====================================================================
 
 For ``masi_dice`` and ``masi_jaccard`` the empty set counts as *disjoint* from a non-empty
 set (``P = 1``), not as its subset, so that every set distance is 1 on disjoint sets.
