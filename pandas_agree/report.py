@@ -42,6 +42,7 @@ POOLED = "pooled"
 
 _NO_UNITS = "no pairable unit (no unit has two or more values)"
 _NO_VARIATION = "every pairable value is the same (D_e = 0)"
+_NO_VARIATION_FOR = "no expected disagreement (D_e = 0) under"
 
 
 def _as_list(x: Any, name: str) -> list[Any]:
@@ -259,11 +260,10 @@ def report(
         long_rows.append((dist.name, a, d_o, d_e))
         if pooled and by_cols:
             pooled_fits[dist.name] = _pooled_fit(coded, dist, weights, data)
-    reasons = np.where(
-        counts["n_units"] == 0,
-        _NO_UNITS,
-        np.where(np.isnan(columns[names[0]]), _NO_VARIATION, None),
-    )
+    reasons = [
+        _reason(n_units, [n for n in names if np.isnan(columns[n][g])], names)
+        for g, n_units in enumerate(counts["n_units"])
+    ]
     table = pd.DataFrame(columns, index=labels)
     for key, val in counts.items():
         table[key] = val
@@ -276,13 +276,24 @@ def report(
             table, pooled_fits, names, group_of_unit, ci, ci_method, n_boot, gen, len(by_cols)
         )
         table = pd.concat([table, extra])
-    if (table["reason"] == _NO_VARIATION).any():
+    if table["reason"].astype(str).str.contains("D_e = 0").any():
         warnings.warn(
             "some groups have alpha NaN: " + _NO_VARIATION, DegenerateDataWarning, stacklevel=2
         )
     if tidy:
         return _tidy(table, names, ci is not None)
     return table
+
+
+def _reason(n_units: int, undefined: list[str], names: list[str]) -> str | None:
+    """Why a group's alphas are NaN: no pairable unit, or D_e = 0 for some distances."""
+    if n_units == 0:
+        return _NO_UNITS
+    if not undefined:
+        return None
+    if len(undefined) == len(names):
+        return _NO_VARIATION
+    return f"{_NO_VARIATION_FOR} {', '.join(undefined)}"
 
 
 def _pooled_fit(coded: CodedData, dist: Distance, weights: Any, data: pd.DataFrame):
@@ -336,7 +347,9 @@ def _pooled_row(
     row["n_units"] = 0 if first is None else first.n_units
     row["n_coders"] = 0 if first is None else first.n_coders
     row["n_pairable"] = 0 if first is None else first.n_pairable
-    row["reason"] = _NO_UNITS if first is None else first.reason
+    row["reason"] = _reason(
+        row["n_units"], [n for n in names if fits[n] is None or np.isnan(fits[n].alpha)], names
+    )
     if level is not None:
         for name in names:
             res, cluster = fits[name], None

@@ -166,3 +166,16 @@ def test_report_without_warnings_on_clean_data():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pa.report(_grouped_sets(), DISTANCES, by="docset")
+
+
+def test_reason_names_the_distances_whose_alpha_is_undefined():
+    # A distance that is 0 between all values has D_e = 0 (alpha undefined) while nominal
+    # alpha is defined: the reason must say which distance, in the groups and pooled row.
+    def flat(a, b):
+        return 0.0
+
+    df = _grouped_sets()
+    with pytest.warns(pa.errors.DegenerateDataWarning):
+        rep = pa.report(df, ["nominal", flat], by="docset")
+    assert rep["nominal"].notna().all() and rep["flat"].isna().all()
+    assert (rep["reason"] == "no expected disagreement (D_e = 0) under flat").all()
