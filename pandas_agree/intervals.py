@@ -9,16 +9,23 @@ Three resampling schemes (``method=``):
     1. From the observed coincidence matrix take the probability ``p_ck = o_ck / n..`` of
        each cell and its distance ``delta_ck`` (the distance of the original data; for
        ``ordinal`` the metric of the original marginals).
-    2. Draws per replicate: ``M = sum_u m_u (m_u - 1) / 2``, the number of pairs of
-       pairable values in the data (each pair of coders' values in a unit is one draw).
+    2. Draws per replicate: ``M = min(25 Q, sum_u m_u (m_u - 1) / 2)``, the number of
+       pairs of pairable values in the data, capped at 25 times the number ``Q`` of non-zero
+       cells of the coincidence matrix (Krippendorff's "practical limit"; Hayes' KALPHA
+       macro, version 3, uses the same cap with ``(judges - 1) n.. / 2`` pairs, which equals
+       the pair count when no value is missing). The cap makes the interval describe a
+       sample of at most ``25 Q`` pairs, so it does not shrink without bound as data grow.
     3. Each replicate draws ``M`` cells with replacement with probabilities ``p_ck`` and
        sets ``alpha_b = 1 - (sum of drawn delta / M) / D_e`` with ``D_e`` of the original
        data held fixed. (The drawn sum only depends on how many draws fall on each distance
        value, so a replicate is one multinomial draw.)
-    4. Replicates below -1 are set to -1 (alpha's practical floor: below it the
-       disagreement exceeds twice what chance would produce, an artefact of resampling
-       tiny samples). Replicates equal to 1 (every drawn pair agrees) are kept: they are
-       the probability mass of perfect agreement, which ``prob_below`` must see.
+    4. Replicates below -1 are set to -1 (as KALPHA does: below it the disagreement
+       exceeds twice what chance would produce, an artefact of resampling tiny samples).
+       Replicates equal to 1 are corrected as in KALPHA: a replicate whose draws all hit a
+       single diagonal cell stands for data with one value, where alpha is undefined; the
+       expected number of such replicates, ``n_boot * sum_c (o_cc / n) ** M``, is set to 0
+       (all of them when only one value is ever agreed on). The other replicates of 1
+       (perfect agreement on several values) are kept.
 
 ``"units"``
     Resample the pairable units with replacement and recompute alpha (``D_e`` included).
@@ -206,6 +213,24 @@ def _cluster_of_units(result: AlphaResult, cluster: Any) -> tuple[np.ndarray, in
     return unit_cluster, len(uniques)
 
 
+def _correct_perfect_replicates(reps: np.ndarray, diagonal: np.ndarray, draws: int) -> None:
+    """Step 4 of Krippendorff's algorithm, as in Hayes' KALPHA (version 3, 2011).
+
+    A replicate of 1 whose draws all fell on one diagonal cell stands for data with a single
+    value, where alpha is undefined; such replicates are set to 0. Their expected number is
+    ``n_boot * sum_c (o_cc / n) ** M``; that many of the replicates equal to 1 (at most all
+    of them) are set to 0. With a single agreed value, every replicate of 1 is set to 0.
+    """
+    ones = np.flatnonzero(reps == 1.0)
+    if ones.size == 0 or diagonal.size == 0:
+        return
+    if np.count_nonzero(diagonal) == 1:
+        reps[ones] = 0.0
+        return
+    expected = round(reps.size * float(np.sum(diagonal**draws)))
+    reps[ones[: min(expected, ones.size)]] = 0.0
+
+
 def bootstrap_alpha(
     result: AlphaResult,
     method: str = "krippendorff",
@@ -254,10 +279,13 @@ def bootstrap_alpha(
         delta = kernel.delta_pairs(cells.row, cells.col, counts.n_c)
         m = counts.m[counts.m > 0]
         n_pairs = round(float((m * (m - 1) / 2).sum()))
+        draws = min(25 * cells.nnz, n_pairs)
         reps = coincidence_replicates(
-            cells.data / counts.n, delta, n_pairs, result.expected, n_boot, gen
+            cells.data / counts.n, delta, draws, result.expected, n_boot, gen
         )
         np.maximum(reps, -1.0, out=reps)
+        diagonal = cells.data[cells.row == cells.col] / counts.n
+        _correct_perfect_replicates(reps, diagonal, draws)
     else:
         pairable = np.flatnonzero(counts.m > 0)
         if method == "units":
@@ -275,12 +303,7 @@ def bootstrap_alpha(
             has = owner >= 0
             unit_weights[:, has] = item_weights[:, owner[has]]
             reps[start : start + size] = weighted_replicates(
-                kernel,
-                counts,
-                fit.observed_by_unit,
-                unit_weights,
-                fit.coded.unit_codes,
-                fit.coded.value_codes,
+                kernel, counts, fit.observed_by_unit, unit_weights
             )
     note = None
     valid = reps[~np.isnan(reps)]

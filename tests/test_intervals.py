@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -37,11 +39,35 @@ def test_interval_contains_alpha(method, distance):
     assert ci.level == 0.95 and ci.method == method and ci.n_boot == 2000
 
 
-@pytest.mark.parametrize("method", METHODS)
-def test_interval_narrows_as_data_grow(method):
-    small = pa.alpha(_noisy(50, 0.3), "nominal").confidence_interval(method=method, rng=1)
-    large = pa.alpha(_noisy(2000, 0.3), "nominal").confidence_interval(method=method, rng=1)
-    assert (large.high - large.low) < (small.high - small.low) / 3
+def test_interval_narrows_as_data_grow():
+    small = pa.alpha(_noisy(50, 0.3), "nominal")
+    large = pa.alpha(_noisy(2000, 0.3), "nominal")
+
+    def width(res, method):
+        ci = res.confidence_interval(method=method, rng=1)
+        return ci.high - ci.low
+
+    # Resampling units: the width falls like 1 / sqrt(units), so 40x the units is about
+    # 6x narrower.
+    assert width(large, "units") < width(small, "units") / 3
+    # Krippendorff's algorithm draws M = min(25 Q, pairs) pairs: 150 pairs for 50 units, the
+    # cap 25 * 25 = 625 for 2,000 units (Q = 25 non-zero cells), so about sqrt(625 / 150) =
+    # 2x narrower, and no narrower however large the data.
+    ratio = width(small, "krippendorff") / width(large, "krippendorff")
+    assert 1.5 < ratio < 2.6
+    larger = pa.alpha(_noisy(8000, 0.3), "nominal")
+    assert width(larger, "krippendorff") == pytest.approx(width(large, "krippendorff"), rel=0.2)
+
+
+def test_krippendorff_bootstrap_draws_capped_at_25_q():
+    # Hayes' KALPHA (version 3) and Krippendorff's algorithm: M = min(25 Q, pairs). With
+    # Q = 25 cells, M = 625: the replicate variance is that of a mean of 625 draws.
+    res = pa.alpha(_noisy(4000, 0.3), "nominal")
+    boot = res.bootstrap("krippendorff", n_boot=4000, rng=3)
+    o = pa.coincidences(_noisy(4000, 0.3)).to_numpy()
+    p_disagree = 1 - np.trace(o) / o.sum()
+    sd_expected = np.sqrt(p_disagree * (1 - p_disagree) / 625) / res.expected
+    assert boot.replicates.std() == pytest.approx(sd_expected, rel=0.1)
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -151,3 +177,29 @@ def test_bootstrap_result_interface():
     low, high = boot.confidence_interval(0.9)
     assert low <= high
     assert "ConfidenceInterval(low=" in repr(boot.confidence_interval())
+
+
+@pytest.mark.parametrize("distance", ["nominal", "ordinal", "interval", "ratio", "jaccard"])
+def test_units_replicates_equal_alpha_of_resampled_data(distance):
+    # Oracle: draw the same units with the same generator, build the resampled data with
+    # each copy of a unit relabelled as its own unit, and compute alpha from scratch.
+    df = _noisy(40, 0.3, seed=5)
+    res = pa.alpha(df, distance)
+    boot = res.bootstrap("units", n_boot=25, rng=11)
+    draws = np.random.default_rng(11).integers(0, 40, size=(25, 40))
+    for r in range(25):
+        parts = [df[df.unit == u].assign(unit=f"{i}:{u}") for i, u in enumerate(draws[r])]
+        resampled = pd.concat(parts, ignore_index=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)
+            expected = pa.alpha(resampled, distance).alpha
+        assert boot.replicates[r] == pytest.approx(expected, abs=1e-10)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("distance", ["nominal", "ordinal", "interval", "masi"])
+def test_replicates_centre_near_alpha(method, distance):
+    res = pa.alpha(_noisy(300, 0.3, seed=2), distance)
+    boot = res.bootstrap(method, n_boot=2000, rng=0)
+    assert abs(np.nanmean(boot.replicates) - res.alpha) < 3 * np.nanstd(boot.replicates)
+    assert abs(np.nanmedian(boot.replicates) - res.alpha) < 0.02

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .counts import UnitValueCounts, pairable_counts
+from .counts import UnitValueCounts
 from .kernels import Kernel
 
 __all__ = ["coincidence_replicates", "multiplicities", "weighted_replicates"]
@@ -62,26 +62,15 @@ def weighted_replicates(
     counts: UnitValueCounts,
     observed_by_unit: np.ndarray,
     unit_weights: np.ndarray,
-    unit_codes: np.ndarray | None = None,
-    value_codes: np.ndarray | None = None,
 ) -> np.ndarray:
     """Alpha for each row of ``unit_weights`` (replicates x all unit codes).
 
-    Every unit's contribution (its observed disagreement and its values) is multiplied by its
-    weight. For kernels whose distance depends on the marginals (ordinal), the counts are
-    rebuilt per replicate from the ratings ``unit_codes``, ``value_codes``.
+    A unit drawn ``k`` times counts as ``k`` separate units: its observed disagreement and
+    its values are multiplied by ``k``. For ordinal alpha, whose distance depends on the
+    marginals, each unit's observed disagreement is recomputed with the replicate's
+    mid-ranks (vectorised over a block of replicates).
     """
     n_boot = unit_weights.shape[0]
-    if kernel.marginal_dependent:
-        out = np.empty(n_boot)
-        n_units, n_values = counts.m.size, counts.n_values
-        for r in range(n_boot):
-            w = unit_weights[r][unit_codes].astype(float)
-            rep = pairable_counts(unit_codes, value_codes, n_units, n_values, weights=w)
-            n = rep.n
-            obs, exp = kernel.sums(rep)
-            out[r] = 1.0 - (n - 1.0) * obs / exp if exp > 0 else np.nan
-        return out
     table = sp.csr_matrix(
         (counts.count.astype(float), (counts.unit, counts.value)),
         shape=(counts.m.size, counts.n_values),
@@ -90,9 +79,13 @@ def weighted_replicates(
     block = max(1, _BLOCK_CELLS // max(counts.n_values, counts.m.size, 1))
     for start in range(0, n_boot, block):
         w = unit_weights[start : start + block].astype(float)
-        obs = w @ observed_by_unit
         n = w @ counts.m
         marginals = np.asarray(table.T @ w.T).T
+        if kernel.marginal_dependent:
+            per_unit = kernel.observed_by_unit_stack(table, counts.m, marginals)
+            obs = np.einsum("ru,ur->r", w, per_unit)
+        else:
+            obs = w @ observed_by_unit
         exp = kernel.expected_sums(marginals)
         with np.errstate(divide="ignore", invalid="ignore"):
             out[start : start + block] = np.where(exp > 0, 1.0 - (n - 1.0) * obs / exp, np.nan)

@@ -167,6 +167,27 @@ class ScoreKernel(Kernel):
         x = self._scores(np.asarray(n_c, dtype=float))
         return (x[c] - x[k]) ** 2
 
+    def observed_by_unit_stack(
+        self, table: sp.csr_matrix, m: np.ndarray, marginals: np.ndarray
+    ) -> np.ndarray:
+        """Per-unit observed terms (units x rows) with the scores of each row of marginals.
+
+        ``table`` is the (units x values) count table and ``m`` its row sums. Scores are
+        centred per row first, so ``S2 - S1^2 / m`` has no large cancellation.
+        """
+        n_c = np.asarray(marginals, dtype=float)
+        x = np.broadcast_to(self._scores(n_c), n_c.shape)
+        n = n_c.sum(axis=1)
+        mean = np.divide((n_c * x).sum(axis=1), n, out=np.zeros_like(n), where=n > 0)
+        xc = x - mean[:, None]
+        s1 = np.asarray(table @ xc.T)
+        s2 = np.asarray(table @ (xc**2).T)
+        m = np.asarray(m, dtype=float)[:, None]
+        ok = m >= 2
+        terms = np.zeros_like(s1)
+        np.divide(2.0 * m * s2 - 2.0 * s1**2, m - 1.0, out=terms, where=ok)
+        return terms
+
     def expected_sums(self, marginals: np.ndarray | sp.spmatrix) -> np.ndarray:
         n_c = marginals.toarray() if sp.issparse(marginals) else np.asarray(marginals)
         n_c = n_c.astype(float)
