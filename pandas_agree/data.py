@@ -7,7 +7,7 @@ frozenset; an empty set is a coded value, not missing.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -84,10 +84,19 @@ def check_columns(data: Any, **columns: Hashable) -> None:
     if not isinstance(data, pd.DataFrame):
         raise ValueTypeError(f"`data` must be a pandas DataFrame, got {type(data).__name__}")
     for param, col in columns.items():
+        try:
+            hash(col)
+        except TypeError:
+            raise InvalidParameterError(f"`{param}` must be one column name, got {col!r}") from None
         if col not in data.columns:
             raise ColumnNotFoundError(
                 f"`{param}` column {col!r} is not in the DataFrame; its columns are "
                 f"{list(data.columns)} (pass {param}=<column name>)"
+            )
+        if isinstance(data[col], pd.DataFrame):
+            raise InvalidParameterError(
+                f"`{param}` column {col!r} appears {data[col].shape[1]} times in the DataFrame; "
+                "column names must be unique"
             )
 
 
@@ -200,6 +209,17 @@ def _normalise_values(
     return out, True
 
 
+def _check_hashable(arr: np.ndarray, column: Hashable) -> None:
+    for x in arr:
+        try:
+            hash(x)
+        except TypeError:
+            raise ValueTypeError(
+                f"`value` column {column!r} holds an unhashable value {x!r}; values must be "
+                "scalars or sets (set, frozenset, list, tuple)"
+            ) from None
+
+
 def _value_domain(
     values: np.ndarray | pd.Series,
     is_set: bool,
@@ -208,7 +228,11 @@ def _value_domain(
 ) -> tuple[np.ndarray, pd.Index, bool]:
     """Codes and domain of the (non-missing) values."""
     if categories is not None:
-        cats = pd.Index(categories)
+        if isinstance(categories, (str, bytes)) or not isinstance(categories, Iterable):
+            raise InvalidParameterError(
+                f"`categories` must be a list of values in rank order, got {categories!r}"
+            )
+        cats = pd.Index(list(categories))
         if not cats.is_unique:
             raise InvalidParameterError(f"`categories` must not repeat values, got {list(cats)}")
         if is_set:
@@ -231,8 +255,12 @@ def _value_domain(
         fast = _small_int_codes(values)
         if fast is not None:
             return fast[0], pd.Index(fast[1]), True
-    sortable = not is_set and _sortable(pd.Series(values))
-    codes, uniques = pd.factorize(values, sort=sortable)
+    try:
+        sortable = not is_set and _sortable(pd.Series(values))
+        codes, uniques = pd.factorize(values, sort=sortable)
+    except TypeError:
+        _check_hashable(np.asarray(values, dtype=object), column)
+        raise
     return codes.astype(np.intp), pd.Index(uniques, dtype=object if is_set else None), sortable
 
 

@@ -134,7 +134,11 @@ class AlphaBootstrap:
         The probability of failing to reach the smallest acceptable alpha (commonly .800, or
         .667 for tentative conclusions).
         """
-        if not isinstance(alpha_min, (int, float)) or not -1 <= alpha_min <= 1:
+        if (
+            isinstance(alpha_min, bool)
+            or not isinstance(alpha_min, (int, float, np.integer, np.floating))
+            or not -1 <= alpha_min <= 1
+        ):
             raise InvalidParameterError(
                 f"`alpha_min` must be a number in [-1, 1], got {alpha_min!r}"
             )
@@ -159,7 +163,11 @@ class AlphaBootstrap:
 
 
 def _check_level(level: Any) -> float:
-    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+    if (
+        isinstance(level, bool)
+        or not isinstance(level, (int, float, np.integer, np.floating))
+        or not 0 < level < 1
+    ):
         raise InvalidParameterError(f"`level` must be a number in (0, 1), got {level!r}")
     return float(level)
 

@@ -13,7 +13,7 @@ with the coincidences :math:`o_{ck} = \sum_u n_{uck} / (m_u - 1)` over pairable 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -145,8 +145,11 @@ def check_distance(distance: DistanceLike, weights: Any = None) -> Distance:
             f"`weights` only applies to weighted set distances (weighted_dice, weighted_jaccard), "
             f"got distance={dist.name!r}"
         )
-    if weights is not None and not (callable(weights) or hasattr(weights, "__getitem__")):
-        raise InvalidParameterError(f"`weights` must be a mapping or a callable, got {weights!r}")
+    if weights is not None and not (callable(weights) or isinstance(weights, (Mapping, pd.Series))):
+        raise InvalidParameterError(
+            f"`weights` must be a mapping (element -> weight), a Series or a callable, "
+            f"got {weights!r}"
+        )
     return dist
 
 

@@ -205,3 +205,37 @@ def test_all_values_missing_is_no_pairable_unit():
     df = pd.DataFrame({"unit": [1, 1], "coder": ["a", "b"], "value": [np.nan, np.nan]})
     with pytest.raises(pa.errors.NoPairableUnitsError, match="0 rating"):
         pa.alpha(df)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda d: pa.alpha(d, unit=["unit"]), InvalidParameterError, "`unit` must be one column"),
+        (
+            lambda d: pa.alpha(pd.concat([d, d.value], axis=1)),
+            InvalidParameterError,
+            "`value` column 'value' appears 2 times",
+        ),
+        (
+            lambda d: pa.alpha(d, "ordinal", categories="12345"),
+            InvalidParameterError,
+            "list of values",
+        ),
+        (lambda d: pa.alpha(d, "ordinal", categories=5), InvalidParameterError, "got 5"),
+        (
+            lambda d: pa.alpha(d.assign(value=[{"a": 1}] * len(d))),
+            ValueTypeError,
+            "unhashable value",
+        ),
+        (lambda d: pa.report(d, by=[["coder"]]), InvalidParameterError, "`by` must be one column"),
+    ],
+)
+def test_bad_parameters_raise_typed_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call(KRIPP())
+
+
+def test_weights_must_be_mapping_or_callable():
+    df = pa.datasets.masi_figures().query("figure == 'figure4'")
+    with pytest.raises(InvalidParameterError, match="`weights` must be a mapping"):
+        pa.alpha(df, "weighted_dice", weights="w")
