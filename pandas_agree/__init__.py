@@ -50,6 +50,13 @@ except ImportError:  # pragma: no cover - xarray is optional
 else:
     from . import xarray_accessor  # noqa: F401
 
+try:  # dask.dataframe.DataFrame.agree when dask is installed
+    import dask.dataframe as _dd  # noqa: F401
+except ImportError:  # pragma: no cover - dask is optional
+    pass
+else:
+    from . import dask_accessor  # noqa: F401
+
 __version__ = "0.1.0"
 
 __all__ = [

@@ -222,10 +222,10 @@ def _pair_sum_by_unit(
 class PairwiseKernel(Kernel):
     """Any distance given as a vectorised ``delta(c_codes, k_codes)`` on the value domain.
 
-    ``E`` evaluates ``delta`` on the pairs ``c < k`` of the domain, in row blocks of at most
-    :data:`BLOCK_CELLS` cells, so memory stays bounded for any ``V``; the time is
-    ``V (V - 1) / 2`` evaluations. The matrix is built once and cached for resampling
-    when it is small.
+    ``E`` evaluates ``delta`` on the pairs ``c < k`` of the values in use, in row blocks of at
+    most :data:`BLOCK_CELLS` cells, so memory stays bounded for any ``V``; the time is
+    ``V (V - 1) / 2`` evaluations. When ``V`` is small the matrix is built once and cached
+    (reports and resampling reuse it).
     """
 
     def __init__(self, delta_codes: DeltaCodes, n_values: int) -> None:
@@ -240,11 +240,19 @@ class PairwiseKernel(Kernel):
         return self.delta_codes(np.asarray(c), np.asarray(k))
 
     def expected_sums(self, marginals: np.ndarray | sp.spmatrix) -> np.ndarray:
-        dense = self.dense()
-        if dense is None:
-            return super().expected_sums(marginals)
         rows = sp.csr_matrix(marginals, dtype=float)
-        return np.asarray(rows.multiply(rows @ dense).sum(axis=1)).ravel()
+        dense = self.dense()
+        if dense is not None:
+            return np.asarray(rows.multiply(rows @ dense).sum(axis=1)).ravel()
+        return np.array(
+            [
+                self._restricted(
+                    rows.indices[rows.indptr[i] : rows.indptr[i + 1]],
+                    rows.data[rows.indptr[i] : rows.indptr[i + 1]],
+                )
+                for i in range(rows.shape[0])
+            ]
+        )
 
     def dense(self) -> np.ndarray | None:
         """The full ``V x V`` distance matrix when it fits in one block, else None."""
@@ -261,14 +269,23 @@ class PairwiseKernel(Kernel):
         dense = self.dense()
         if dense is not None:
             return float(n_c @ dense @ n_c)
-        v = self.n_values
+        used = np.flatnonzero(n_c)
+        return self._restricted(used, n_c[used])
+
+    def _restricted(self, codes: np.ndarray, weight: np.ndarray) -> float:
+        """``sum_{c,k} w_c w_k delta_ck`` over the given values only, in bounded blocks.
+
+        Values with zero marginal contribute nothing, so a group or replicate that uses
+        ``V_g`` values costs ``V_g (V_g - 1) / 2`` evaluations, not ``V (V - 1) / 2``.
+        """
+        v = codes.size
         rows = max(1, BLOCK_CELLS // max(v, 1))
         total = 0.0
         for start in range(0, v, rows):
             stop = min(v, start + rows)
-            c, k = np.nonzero(np.arange(start, stop)[:, None] < np.arange(v)[None, :])
-            c = c + start
-            total += float((n_c[c] * n_c[k] * self.delta_codes(c, k)).sum())
+            i, j = np.nonzero(np.arange(start, stop)[:, None] < np.arange(v)[None, :])
+            i = i + start
+            total += float((weight[i] * weight[j] * self.delta_codes(codes[i], codes[j])).sum())
         return 2.0 * total
 
 
