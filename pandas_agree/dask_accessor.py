@@ -70,7 +70,7 @@ from .errors import (
     ValueTypeError,
 )
 from .reliability import DistanceLike, check_distance, make_kernel
-from .report import _NO_UNITS, _NO_VARIATION, POOLED, _as_list, _pooled_row, _tidy
+from .report import POOLED, _as_list, _pooled_row, finish_report, group_table
 from .results import AlphaResult
 
 try:
@@ -687,24 +687,19 @@ def report(
         "n_coders": table.n_coders_group,
         "n_pairable": None,
     }
-    columns: dict[str, Any] = {}
+    alphas: dict[str, np.ndarray] = {}
+    disagreement: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     pooled_fits: dict[str, AlphaResult | None] = {}
     for dist in distances:
         kernel = make_kernel(dist, table.coded, weights)
-        a, _, _, n_g = group_alphas(kernel, counts, table.group_of_unit, n_groups)
-        columns[dist.name] = a
+        a, d_o, d_e, n_g = group_alphas(kernel, counts, table.group_of_unit, n_groups)
+        alphas[dist.name] = a
+        disagreement[dist.name] = (d_o, d_e)
         group_counts["n_pairable"] = np.rint(n_g).astype(np.int64)
         if pooled and by_cols:
             pooled_fits[dist.name] = _fit(table, dist, kernel, warn=False)
-    reasons = np.where(
-        group_counts["n_units"] == 0,
-        _NO_UNITS,
-        np.where(np.isnan(columns[names[0]]), _NO_VARIATION, None),
-    )
-    out = pd.DataFrame(columns, index=labels)
-    for key, val in group_counts.items():
-        out[key] = val
-    out["reason"] = pd.Series(reasons, index=labels, dtype=object)
+    out = group_table(labels, alphas, group_counts)
+    extra = None
     if pooled and by_cols:
         extra = _pooled_row(
             out,
@@ -717,14 +712,7 @@ def report(
             None,
             len(by_cols),
         )
-        out = pd.concat([out, extra])
-    if (out["reason"] == _NO_VARIATION).any():
-        warnings.warn(
-            "some groups have alpha NaN: " + _NO_VARIATION, DegenerateDataWarning, stacklevel=2
-        )
-    if tidy:
-        return _tidy(out, names, False)
-    return out
+    return finish_report(out, names, disagreement, pooled_fits, extra, tidy, False)
 
 
 class DaskAgreeAccessor:

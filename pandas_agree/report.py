@@ -25,10 +25,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ._core.counts import pairable_counts
-from ._core.kernels import alpha_from_sums
+from ._core.groups import group_alphas
 from .data import CodedData, OnDuplicate, check_columns, prepare
 from .distances import Distance
 from .errors import DegenerateDataWarning, InvalidParameterError, NoPairableUnitsError
@@ -117,36 +116,14 @@ def _subset(coded: CodedData, mask: np.ndarray) -> CodedData:
 def _group_alphas(
     coded: CodedData, group_of_unit: np.ndarray, n_groups: int, dist: Distance, weights: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-group (alpha, D_o, D_e) in one vectorised pass (or group by group if needed)."""
+    """Per-group (alpha, D_o, D_e) in one vectorised pass (see :func:`group_alphas`)."""
     counts = pairable_counts(
         coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values)
     )
-    kernel = make_kernel(dist, coded, weights)
-    entry_group = group_of_unit[counts.unit]
-    n_g = np.bincount(entry_group, weights=counts.count, minlength=n_groups)
-    out = np.full((3, n_groups), np.nan)
-    if kernel.marginal_dependent:
-        rating_group = group_of_unit[coded.unit_codes]
-        for g in np.flatnonzero(n_g > 0):
-            sub = pairable_counts(
-                coded.unit_codes[rating_group == g],
-                coded.value_codes[rating_group == g],
-                len(coded.units),
-                len(coded.values),
-            )
-            obs, exp = kernel.sums(sub)
-            out[:, g] = alpha_from_sums(sub.n, obs, exp)
-        return out[0], out[1], out[2]
-    obs_unit = kernel.observed_by_unit(counts)
-    obs_g = np.bincount(group_of_unit, weights=obs_unit, minlength=n_groups)
-    marginals = sp.csr_matrix(
-        (counts.count.astype(float), (entry_group, counts.value)),
-        shape=(n_groups, len(coded.values)),
+    a, d_o, d_e, _ = group_alphas(
+        make_kernel(dist, coded, weights), counts, group_of_unit, n_groups
     )
-    exp_g = kernel.expected_sums(marginals)
-    for g in np.flatnonzero(n_g > 0):
-        out[:, g] = alpha_from_sums(n_g[g], obs_g[g], exp_g[g])
-    return out[0], out[1], out[2]
+    return a, d_o, d_e
 
 
 def _group_counts(
@@ -251,37 +228,66 @@ def report(
     )
     n_groups = len(labels)
     counts = _group_counts(coded, group_of_unit, n_groups)
-    columns: dict[str, Any] = {}
-    long_rows = []
+    alphas: dict[str, np.ndarray] = {}
+    disagreement: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     pooled_fits = {}
     for dist in distances:
         a, d_o, d_e = _group_alphas(coded, group_of_unit, n_groups, dist, weights)
-        columns[dist.name] = a
-        long_rows.append((dist.name, a, d_o, d_e))
+        alphas[dist.name] = a
+        disagreement[dist.name] = (d_o, d_e)
         if pooled and by_cols:
             pooled_fits[dist.name] = _pooled_fit(coded, dist, weights, data)
-    reasons = [
-        _reason(n_units, [n for n in names if np.isnan(columns[n][g])], names)
-        for g, n_units in enumerate(counts["n_units"])
-    ]
-    table = pd.DataFrame(columns, index=labels)
-    for key, val in counts.items():
-        table[key] = val
-    table["reason"] = pd.Series(reasons, index=labels, dtype=object)
+    table = group_table(labels, alphas, counts)
     gen = np.random.default_rng(rng)
     if ci is not None:
         _add_intervals(table, coded, group_of_unit, distances, weights, ci, ci_method, n_boot, gen)
+    extra = None
     if pooled and by_cols:
         extra = _pooled_row(
             table, pooled_fits, names, group_of_unit, ci, ci_method, n_boot, gen, len(by_cols)
         )
-        table = pd.concat([table, extra])
+    return finish_report(table, names, disagreement, pooled_fits, extra, tidy, ci is not None)
+
+
+def group_table(
+    labels: pd.Index, alphas: dict[str, np.ndarray], counts: dict[str, np.ndarray]
+) -> pd.DataFrame:
+    """The rows of the groups: one alpha column per distance, the counts and ``reason``."""
+    names = list(alphas)
+    reasons = [
+        _reason(n_units, [n for n in names if np.isnan(alphas[n][g])], names)
+        for g, n_units in enumerate(counts["n_units"])
+    ]
+    table = pd.DataFrame(alphas, index=labels)
+    for key, val in counts.items():
+        table[key] = val
+    table["reason"] = pd.Series(reasons, index=labels, dtype=object)
+    return table
+
+
+def finish_report(
+    table: pd.DataFrame,
+    names: list[str],
+    disagreement: dict[str, tuple[np.ndarray, np.ndarray]],
+    pooled_fits: dict[str, Any],
+    pooled_row: pd.DataFrame | None,
+    tidy: bool,
+    with_ci: bool,
+) -> pd.DataFrame:
+    """Append the pooled row, warn about undefined alphas, and return the wide or tidy form."""
+    if pooled_row is not None:
+        table = pd.concat([table, pooled_row])
+        for name in names:
+            fit = pooled_fits[name]
+            d_o, d_e = disagreement[name]
+            extra_o, extra_e = (np.nan, np.nan) if fit is None else (fit.observed, fit.expected)
+            disagreement[name] = (np.append(d_o, extra_o), np.append(d_e, extra_e))
     if table["reason"].astype(str).str.contains("D_e = 0").any():
         warnings.warn(
-            "some groups have alpha NaN: " + _NO_VARIATION, DegenerateDataWarning, stacklevel=2
+            "some groups have alpha NaN: " + _NO_VARIATION, DegenerateDataWarning, stacklevel=3
         )
     if tidy:
-        return _tidy(table, names, ci is not None)
+        return _tidy(table, names, with_ci, disagreement)
     return table
 
 
@@ -368,13 +374,20 @@ def _pooled_row(
     return pd.DataFrame([row], index=index)[table.columns]
 
 
-def _tidy(table: pd.DataFrame, names: list[str], with_ci: bool) -> pd.DataFrame:
+def _tidy(
+    table: pd.DataFrame,
+    names: list[str],
+    with_ci: bool,
+    disagreement: dict[str, tuple[np.ndarray, np.ndarray]],
+) -> pd.DataFrame:
     frames = []
     for name in names:
         part = pd.DataFrame(
             {
                 "distance": name,
                 "alpha": table[name],
+                "observed": disagreement[name][0],
+                "expected": disagreement[name][1],
                 "n_units": table["n_units"],
                 "n_coders": table["n_coders"],
                 "n_pairable": table["n_pairable"],

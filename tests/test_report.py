@@ -121,6 +121,12 @@ def test_tidy_form_pivots_back():
     back = tidy.pivot(index="docset", columns="distance", values="alpha")
     for d in DISTANCES:
         np.testing.assert_allclose(back.loc[wide.index, d], wide[d].astype(float))
+    # D_o and D_e per group and for the pooled row, as alpha reports them.
+    row = tidy[(tidy.docset == "d2") & (tidy.distance == "masi")].iloc[0]
+    res = pa.alpha(df[df.docset == "d2"], "masi")
+    assert (row.observed, row.expected) == pytest.approx((res.observed, res.expected))
+    pooled = tidy[(tidy.docset == "pooled") & (tidy.distance == "jaccard")].iloc[0]
+    assert pooled.alpha == pytest.approx(1 - pooled.observed / pooled.expected)
 
 
 def test_report_with_intervals():
