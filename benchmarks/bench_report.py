@@ -70,7 +70,7 @@ def main() -> None:
             "value": value,
         }
     )
-    for distance in ("nominal", "interval", "masi"):
+    for distance in ("nominal", "ordinal", "interval", "masi"):
         res = pa.alpha(long, distance)
         for method in ("krippendorff", "units"):
             start = time.perf_counter()
