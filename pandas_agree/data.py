@@ -181,6 +181,8 @@ def _normalise_values(
             return np.fromiter((frozenset([x]) for x in raw), dtype=object, count=len(raw)), True
         return raw.to_numpy(), False
     arr = raw.to_numpy(dtype=object)
+    if set(map(type, arr)) == {frozenset}:  # already normalised: one C-level pass
+        return arr, True
     # 0: frozenset, 1: other set type (set, list, tuple), 2: scalar
     kind = np.fromiter(
         (0 if type(x) is frozenset else 1 if isinstance(x, _SET_TYPES) else 2 for x in arr),

@@ -213,9 +213,20 @@ def _pair_sum_by_unit(
     c = counts.value[first]
     k = counts.value[second]  # c < k: entries are sorted by value within a unit
     key = c * counts.n_values + k
-    uniq, inverse = np.unique(key, return_inverse=True)
-    delta = np.asarray(delta_pairs(uniq // counts.n_values, uniq % counts.n_values), dtype=float)
-    contrib = 2.0 * weight * delta[inverse]
+    n_keys = counts.n_values * counts.n_values
+    if n_keys <= max(BLOCK_CELLS, 4 * key.size):
+        # Small domain: a lookup table over all value pairs instead of sorting the keys.
+        present = np.zeros(n_keys, dtype=bool)
+        present[key] = True
+        uniq = np.flatnonzero(present)
+        table = np.zeros(n_keys)
+        table[uniq] = delta_pairs(uniq // counts.n_values, uniq % counts.n_values)
+        delta = table[key]
+    else:
+        uniq, inverse = np.unique(key, return_inverse=True)
+        pairs = np.asarray(delta_pairs(uniq // counts.n_values, uniq % counts.n_values))
+        delta = pairs.astype(float)[inverse]
+    contrib = 2.0 * weight * delta
     return np.bincount(counts.unit[first], weights=contrib, minlength=out.size)
 
 
