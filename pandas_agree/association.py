@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._core.agreement import paired_codes
+from .coefficients import _check_known, _rated_coders
 from .data import CodedData, OnDuplicate, check_columns, prepare, set_incidence
 from .errors import (
     ColumnNotFoundError,
@@ -40,6 +42,7 @@ from .errors import (
     InvalidParameterError,
     NoPairableUnitsError,
 )
+from .results import ScalarResult
 
 __all__ = ["DiceResult", "dice_association"]
 
@@ -47,7 +50,7 @@ WeightSpec = None | Mapping[Hashable, float] | pd.Series | Callable[[Any], float
 
 
 @dataclass(frozen=True)
-class DiceResult:
+class DiceResult(ScalarResult):
     """Dice association between two annotators, pooled over the units both annotated.
 
     Attributes
@@ -79,38 +82,24 @@ class DiceResult:
     reason: str | None = None
     by_unit: pd.Series | None = field(default=None, repr=False, compare=False)
 
-    def __float__(self) -> float:
-        return float(self.dice)
+    _headline = "dice"
+    _series_fields = ("dice", "a", "b", "c", "n_units", "weighted", "reason")
+
+    @property
+    def _series_name(self) -> str:
+        return "weighted_dice" if self.weighted else "dice"
 
     def __repr__(self) -> str:
-        kind = "weighted_dice" if self.weighted else "dice"
+        kind = self._series_name
         extra = f", reason={self.reason!r}" if self.reason else ""
         return (
             f"DiceResult({kind}={self.dice:.4f}, a={self.a:g}, b={self.b:g}, c={self.c:g}, "
             f"n_units={self.n_units}, coders={self.coders!r}{extra})"
         )
 
-    def to_series(self) -> pd.Series:
-        """The scalar fields as a :class:`pandas.Series`."""
-        return pd.Series(
-            {
-                "dice": self.dice,
-                "a": self.a,
-                "b": self.b,
-                "c": self.c,
-                "n_units": self.n_units,
-                "weighted": self.weighted,
-                "reason": self.reason,
-            },
-            name="weighted_dice" if self.weighted else "dice",
-            dtype=object,
-        )
-
 
 def _pair(coded: CodedData, coders: Sequence[Hashable] | None) -> tuple[int, int]:
-    present = np.zeros(len(coded.coders), dtype=bool)
-    present[coded.coder_codes] = True
-    known = list(coded.coders[present])
+    known = _rated_coders(coded)
     if coders is None:
         if len(known) != 2:
             raise InvalidParameterError(
@@ -122,12 +111,7 @@ def _pair(coded: CodedData, coders: Sequence[Hashable] | None) -> tuple[int, int
         if isinstance(coders, (str, bytes)) or not hasattr(coders, "__iter__"):
             raise InvalidParameterError(f"`coders` must be a pair of coder labels, got {coders!r}")
         chosen = list(coders)
-        unknown = [c for c in chosen if c not in known]
-        if unknown:
-            raise InvalidParameterError(
-                f"`coders` names coder(s) not in the data: {unknown}; the coders with ratings "
-                f"are {known}"
-            )
+        _check_known(chosen, known)
         if len(chosen) != 2 or chosen[0] == chosen[1]:
             raise InvalidParameterError(
                 f"`coders` must name exactly two different coders, got {chosen}"
@@ -279,21 +263,15 @@ def dice_association(
         scalars_as_sets=True,
     )
     first, second = _pair(coded, coders)
-    n_units = len(coded.units)
-    col_a = np.full(n_units, -1, dtype=np.intp)
-    col_b = np.full(n_units, -1, dtype=np.intp)
-    is_a = coded.coder_codes == first
-    is_b = coded.coder_codes == second
-    col_a[coded.unit_codes[is_a]] = coded.value_codes[is_a]
-    col_b[coded.unit_codes[is_b]] = coded.value_codes[is_b]
-    both = (col_a >= 0) & (col_b >= 0)
+    ca, cb, both = paired_codes(
+        coded.unit_codes, coded.coder_codes, coded.value_codes, len(coded.units), first, second
+    )
     names = (coded.coders[first], coded.coders[second])
     if not both.any():
         raise NoPairableUnitsError(
             f"annotators {names[0]!r} and {names[1]!r} annotated no unit in common, so there is "
             "nothing to compare"
         )
-    ca, cb = col_a[both], col_b[both]
     domain = coded.values
     if not coded.is_set:
         domain = pd.Index([frozenset([v]) for v in domain], dtype=object)

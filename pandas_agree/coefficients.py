@@ -53,14 +53,23 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
+from ._core.agreement import (
+    chance_corrected,
+    contingency,
+    expected_agreement,
+    linear_quadratic,
+    paired_codes,
+    rater_terms,
+    table_agreement,
+)
 from .data import CodedData, OnDuplicate, prepare
 from .errors import (
     DegenerateDataWarning,
     InvalidParameterError,
     NoPairableUnitsError,
 )
+from .results import ScalarResult
 
 __all__ = [
     "CoefficientResult",
@@ -78,9 +87,7 @@ __all__ = [
 
 WeightsLike = None | str | Callable[[Any, Any], float] | np.ndarray | pd.DataFrame
 _WEIGHT_NAMES = ("linear", "quadratic")
-
-# 1 - p_e below this counts as p_e = 1: every rating in one category, coefficient undefined.
-_DEGENERATE_TOL = 1e-12
+_TWO_CODER = ("cohen_kappa", "scott_pi")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -88,7 +95,7 @@ _DEGENERATE_TOL = 1e-12
 
 
 @dataclass(frozen=True)
-class CoefficientResult:
+class CoefficientResult(ScalarResult):
     """A chance-corrected agreement coefficient and what it is made of.
 
     Attributes
@@ -135,8 +142,21 @@ class CoefficientResult:
     table: pd.DataFrame | None = field(default=None, repr=False, compare=False)
     categories: pd.Index | None = field(default=None, repr=False, compare=False)
 
-    def __float__(self) -> float:
-        return float(self.value)
+    _headline = "value"
+    _series_fields = (
+        "value",
+        "observed",
+        "expected",
+        "n_units",
+        "n_coders",
+        "n_categories",
+        "weights",
+        "reason",
+    )
+
+    @property
+    def _series_name(self) -> str:
+        return self.method
 
     def __repr__(self) -> str:
         extra = f", weights={self.weights!r}" if self.weights else ""
@@ -147,104 +167,9 @@ class CoefficientResult:
             f"{extra})"
         )
 
-    def to_series(self) -> pd.Series:
-        """The scalar fields as a :class:`pandas.Series` (name: the method)."""
-        return pd.Series(
-            {
-                "value": self.value,
-                "observed": self.observed,
-                "expected": self.expected,
-                "n_units": self.n_units,
-                "n_coders": self.n_coders,
-                "n_categories": self.n_categories,
-                "weights": self.weights,
-                "reason": self.reason,
-            },
-            name=self.method,
-            dtype=object,
-        )
-
 
 # ---------------------------------------------------------------------------------------------
-# numpy-only math (codes and counts in, numbers out)
-
-
-def _linear_quadratic(q: int, kind: str) -> np.ndarray:
-    """Agreement weights on category positions 0..q-1: 1 - |i-j|/(q-1) or 1 - (i-j)^2/(q-1)^2."""
-    if q < 2:
-        return np.ones((q, q))
-    pos = np.arange(q, dtype=float)
-    d = np.abs(pos[:, None] - pos[None, :]) / (q - 1)
-    return 1.0 - (d if kind == "linear" else d**2)
-
-
-def _contingency(a_codes: np.ndarray, b_codes: np.ndarray, q: int) -> np.ndarray:
-    """q x q table of (first coder's code, second coder's code) counts."""
-    flat = np.bincount(a_codes * q + b_codes, minlength=q * q)
-    return flat.reshape(q, q).astype(float)
-
-
-def _table_agreement(
-    table: np.ndarray, weights: np.ndarray | None, method: str
-) -> tuple[float, float]:
-    """``(p_o, p_e)`` of a two-coder table; ``method`` is "cohen" or "scott"."""
-    p = table / table.sum()
-    rows, cols = p.sum(axis=1), p.sum(axis=0)
-    if method == "cohen":
-        chance = np.outer(rows, cols)
-    else:
-        pi = (rows + cols) / 2.0
-        chance = np.outer(pi, pi)
-    if weights is None:
-        return float(np.trace(p)), float(np.trace(chance))
-    return float((weights * p).sum()), float((weights * chance).sum())
-
-
-def _rater_terms(
-    unit_codes: np.ndarray,
-    value_codes: np.ndarray,
-    n_units: int,
-    q: int,
-    weights: np.ndarray | None,
-) -> tuple[float, np.ndarray, int, np.ndarray]:
-    """Gwet's ``p_a`` and ``pi_k``, the number of units with two or more ratings, and ``r_i``.
-
-    ``p_a`` is NaN when no unit has two ratings.
-    """
-    r = np.bincount(unit_codes, minlength=n_units).astype(float)
-    counts = sp.csr_matrix(
-        (np.ones(unit_codes.size), (unit_codes, value_codes)), shape=(n_units, q)
-    )
-    if weights is None:
-        same = np.asarray(counts.multiply(counts).sum(axis=1)).ravel()
-    else:
-        weighted = np.asarray(counts @ weights.T)  # r*_ik = sum_l w_kl r_il
-        same = np.asarray(counts.multiply(weighted).sum(axis=1)).ravel()
-    pairable = r >= 2
-    n_pairable = int(pairable.sum())
-    if n_pairable:
-        rp = r[pairable]
-        p_a = float(np.mean((same[pairable] - rp) / (rp * (rp - 1.0))))
-    else:
-        p_a = float("nan")
-    rated = r >= 1
-    pi = np.bincount(value_codes, weights=1.0 / r[unit_codes], minlength=q) / max(
-        int(rated.sum()), 1
-    )
-    return p_a, pi, n_pairable, r
-
-
-def _chance_corrected(p_o: float, p_e: float) -> tuple[float, str | None]:
-    if 1.0 - p_e <= _DEGENERATE_TOL:
-        return float("nan"), (
-            "chance agreement is 1 (every rating falls in one category): the coefficient is "
-            "undefined"
-        )
-    return float((p_o - p_e) / (1.0 - p_e)), None
-
-
-# ---------------------------------------------------------------------------------------------
-# Validation and coding (the pandas edge)
+# Validation and coding (the pandas edge); the numpy-only math is in _core/agreement.py
 
 
 def _agreement_weights(
@@ -260,7 +185,7 @@ def _agreement_weights(
                 f"`weights` must be one of [None, 'linear', 'quadratic'], a callable or a "
                 f"square matrix, got {weights!r}"
             )
-        return _linear_quadratic(q, weights), weights
+        return linear_quadratic(q, weights), weights
     if isinstance(weights, pd.DataFrame):
         missing = [c for c in categories if c not in weights.index or c not in weights.columns]
         if missing:
@@ -339,17 +264,20 @@ def _rated_coders(coded: CodedData) -> list[Hashable]:
     return list(coded.coders[present])
 
 
-def _coder_positions(coded: CodedData, coders: Sequence[Hashable]) -> list[int]:
-    if isinstance(coders, (str, bytes)) or not hasattr(coders, "__iter__"):
-        raise InvalidParameterError(f"`coders` must be a list of coder labels, got {coders!r}")
-    coders = list(coders)
-    known = _rated_coders(coded)
+def _check_known(coders: list[Hashable], known: list[Hashable]) -> None:
     unknown = [c for c in coders if c not in known]
     if unknown:
         raise InvalidParameterError(
             f"`coders` names coder(s) not in the data: {unknown}; the coders with ratings are "
             f"{known}"
         )
+
+
+def _coder_positions(coded: CodedData, coders: Sequence[Hashable]) -> list[int]:
+    if isinstance(coders, (str, bytes)) or not hasattr(coders, "__iter__"):
+        raise InvalidParameterError(f"`coders` must be a list of coder labels, got {coders!r}")
+    coders = list(coders)
+    _check_known(coders, _rated_coders(coded))
     if len(set(coders)) != len(coders):
         raise InvalidParameterError(f"`coders` must not repeat a coder, got {coders}")
     return [int(coded.coders.get_loc(c)) for c in coders]
@@ -377,71 +305,12 @@ def _two_coders(coded: CodedData, coders: Sequence[Hashable] | None, func: str) 
     return [int(coded.coders.get_loc(c)) for c in known]
 
 
-def _pair_codes(
-    coded: CodedData, codes: np.ndarray, a: int, b: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Codes of coders ``a`` and ``b`` on the units both rated, aligned by unit."""
-    n_units = len(coded.units)
-    col_a = np.full(n_units, -1, dtype=np.intp)
-    col_b = np.full(n_units, -1, dtype=np.intp)
-    is_a = coded.coder_codes == a
-    is_b = coded.coder_codes == b
-    col_a[coded.unit_codes[is_a]] = codes[is_a]
-    col_b[coded.unit_codes[is_b]] = codes[is_b]
-    both = (col_a >= 0) & (col_b >= 0)
-    return col_a[both], col_b[both]
-
-
 def _warn_if(reason: str | None, name: str) -> None:
     if reason is not None:
         warnings.warn(f"{name} is NaN: {reason}", DegenerateDataWarning, stacklevel=3)
 
 
-def _two_coder_result(
-    method: str,
-    data: pd.DataFrame,
-    weights: WeightsLike,
-    coders: Sequence[Hashable] | None,
-    categories: Sequence[Hashable] | None,
-    unit: Hashable,
-    coder: Hashable,
-    value: Hashable,
-    on_duplicate: OnDuplicate,
-) -> CoefficientResult:
-    coded, domain, codes = _prepare_categorical(data, unit, coder, value, categories, on_duplicate)
-    a, b = _two_coders(coded, coders, f"{method}()")
-    w, w_name = _agreement_weights(weights, domain)
-    ca, cb = _pair_codes(coded, codes, a, b)
-    if ca.size == 0:
-        raise NoPairableUnitsError(
-            f"coders {coded.coders[a]!r} and {coded.coders[b]!r} rated no unit in common, so "
-            "there is nothing to compare"
-        )
-    table = _contingency(ca, cb, len(domain))
-    p_o, p_e = _table_agreement(table, w, "cohen" if method == "cohen_kappa" else "scott")
-    val, reason = _chance_corrected(p_o, p_e)
-    _warn_if(reason, method)
-    labels = domain.rename("value")
-    frame = pd.DataFrame(table.astype(np.int64), index=labels, columns=labels.copy())
-    frame.index.name = coded.coders[a]
-    frame.columns.name = coded.coders[b]
-    return CoefficientResult(
-        method=method,
-        value=val,
-        observed=p_o,
-        expected=p_e,
-        n_units=int(ca.size),
-        n_coders=2,
-        n_categories=len(domain),
-        weights=w_name,
-        reason=reason,
-        coders=(coded.coders[a], coded.coders[b]),
-        table=frame,
-        categories=domain,
-    )
-
-
-def _multi_rater_result(
+def _coefficient(
     method: str,
     data: pd.DataFrame,
     weights: WeightsLike,
@@ -453,8 +322,81 @@ def _multi_rater_result(
     on_duplicate: OnDuplicate,
     unequal: str = "gwet",
 ) -> CoefficientResult:
+    """Validate and code long data, then compute ``method`` (the step of every public function)."""
     coded, domain, codes = _prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    if method in _TWO_CODER:
+        return _two_coder_coded(method, coded, domain, codes, weights, coders)
     return _multi_rater_coded(method, coded, domain, codes, weights, coders, unequal)
+
+
+def _result(method: str, p_o: float, p_e: float, **fields: Any) -> CoefficientResult:
+    """Chance-correct ``p_o`` by ``p_e`` (warning when undefined) and wrap the numbers.
+
+    Percent agreement is ``p_o`` itself.
+    """
+    if method == "percent_agreement":
+        val, reason = p_o, None
+    else:
+        val, reason = chance_corrected(p_o, p_e)
+        _warn_if(reason, method)
+    return CoefficientResult(
+        method=method, value=val, observed=p_o, expected=p_e, reason=reason, **fields
+    )
+
+
+def _table_coefficient(
+    method: str,
+    counts: np.ndarray,
+    w: np.ndarray | None,
+    w_name: str | None,
+    categories: pd.Index,
+    **fields: Any,
+) -> CoefficientResult:
+    """Cohen's kappa or Scott's pi of a q x q table of counts over ``categories``."""
+    p_o, p_e = table_agreement(counts, w, "cohen" if method == "cohen_kappa" else "scott")
+    return _result(
+        method,
+        p_o,
+        p_e,
+        n_coders=2,
+        n_categories=len(categories),
+        weights=w_name,
+        categories=categories,
+        **fields,
+    )
+
+
+def _two_coder_coded(
+    method: str,
+    coded: CodedData,
+    domain: pd.Index,
+    codes: np.ndarray,
+    weights: WeightsLike,
+    coders: Sequence[Hashable] | None,
+) -> CoefficientResult:
+    a, b = _two_coders(coded, coders, f"{method}()")
+    w, w_name = _agreement_weights(weights, domain)
+    ca, cb, _ = paired_codes(coded.unit_codes, coded.coder_codes, codes, len(coded.units), a, b)
+    if ca.size == 0:
+        raise NoPairableUnitsError(
+            f"coders {coded.coders[a]!r} and {coded.coders[b]!r} rated no unit in common, so "
+            "there is nothing to compare"
+        )
+    table = contingency(ca, cb, len(domain))
+    labels = domain.rename("value")
+    frame = pd.DataFrame(table.astype(np.int64), index=labels, columns=labels.copy())
+    frame.index.name = coded.coders[a]
+    frame.columns.name = coded.coders[b]
+    return _table_coefficient(
+        method,
+        table,
+        w,
+        w_name,
+        domain,
+        n_units=int(ca.size),
+        coders=(coded.coders[a], coded.coders[b]),
+        table=frame,
+    )
 
 
 def _multi_rater_coded(
@@ -473,7 +415,7 @@ def _multi_rater_coded(
         unit_codes, coder_codes, codes = unit_codes[keep], coder_codes[keep], codes[keep]
     q = len(domain)
     w, w_name = _agreement_weights(weights, domain)
-    p_a, pi, n_pairable, r = _rater_terms(unit_codes, codes, len(coded.units), q, w)
+    p_a, pi, n_pairable, r = rater_terms(unit_codes, codes, len(coded.units), q, w)
     if n_pairable == 0:
         raise NoPairableUnitsError(
             f"no unit has two or more ratings: {unit_codes.size} rating(s) in "
@@ -492,31 +434,14 @@ def _multi_rater_coded(
                 "unequal='gwet' for Gwet's (2014) generalisation to unequal numbers, drop or "
                 "complete those units, or use alpha(), which is defined for missing ratings"
             )
-    if method == "percent_agreement":
-        p_e = 0.0
-    elif method == "fleiss_kappa":
-        p_e = float(pi @ pi) if w is None else float(pi @ w @ pi)
-    elif method == "bennett_s":
-        total = q if w is None else float(w.sum())
-        p_e = total / q**2 if q else 1.0
-    else:  # gwet_ac1 / gwet_ac2
-        total = q if w is None else float(w.sum())
-        p_e = total * float((pi * (1.0 - pi)).sum()) / (q * (q - 1)) if q >= 2 else 1.0
-    if method == "percent_agreement":
-        val, reason = p_a, None
-    else:
-        val, reason = _chance_corrected(p_a, p_e)
-        _warn_if(reason, method)
-    return CoefficientResult(
-        method=method,
-        value=val,
-        observed=p_a,
-        expected=p_e,
+    return _result(
+        method,
+        p_a,
+        expected_agreement(method, pi, q, w),
         n_units=n_pairable,
         n_coders=int(np.unique(coder_codes).size),
         n_categories=q,
         weights=w_name,
-        reason=reason,
         categories=domain,
     )
 
@@ -577,7 +502,7 @@ def percent_agreement(
     >>> round(float(percent_agreement(pa.datasets.krippendorff_2011())), 4)
     0.8182
     """
-    return _multi_rater_result(
+    return _coefficient(
         "percent_agreement", data, None, coders, None, unit, coder, value, on_duplicate
     )
 
@@ -665,7 +590,7 @@ def cohen_kappa(
     >>> res
     CoefficientResult(cohen_kappa=0.4000, observed=0.7000, expected=0.5000, n_units=50, n_coders=2)
     """
-    return _two_coder_result(
+    return _coefficient(
         "cohen_kappa", data, weights, coders, categories, unit, coder, value, on_duplicate
     )
 
@@ -725,7 +650,7 @@ def scott_pi(
     >>> round(float(scott_pi(df)), 7)
     0.7962397
     """
-    return _two_coder_result("scott_pi", data, None, coders, None, unit, coder, value, on_duplicate)
+    return _coefficient("scott_pi", data, None, coders, None, unit, coder, value, on_duplicate)
 
 
 def fleiss_kappa(
@@ -802,7 +727,7 @@ def fleiss_kappa(
     """
     if unequal not in ("raise", "gwet"):
         raise InvalidParameterError(f"`unequal` must be one of ['raise', 'gwet'], got {unequal!r}")
-    return _multi_rater_result(
+    return _coefficient(
         "fleiss_kappa", data, None, coders, categories, unit, coder, value, on_duplicate, unequal
     )
 
@@ -857,7 +782,7 @@ def bennett_s(
     >>> round(float(bennett_s(table_to_long([[13, 0, 0], [0, 20, 7], [0, 4, 56]]))), 3)
     0.835
     """
-    return _multi_rater_result(
+    return _coefficient(
         "bennett_s", data, None, coders, categories, unit, coder, value, on_duplicate
     )
 
@@ -925,9 +850,7 @@ def gwet_ac1(
     0.859
     """
     method = "gwet_ac1" if weights is None else "gwet_ac2"
-    return _multi_rater_result(
-        method, data, weights, coders, categories, unit, coder, value, on_duplicate
-    )
+    return _coefficient(method, data, weights, coders, categories, unit, coder, value, on_duplicate)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -976,22 +899,14 @@ def _check_table(
 def _table_result(method: str, table: Any, weights: WeightsLike) -> CoefficientResult:
     mat, labels = _check_table(table)
     w, w_name = _agreement_weights(weights, labels)
-    p_o, p_e = _table_agreement(mat, w, "cohen" if method == "cohen_kappa" else "scott")
-    val, reason = _chance_corrected(p_o, p_e)
-    _warn_if(reason, method)
-    n = mat.sum()
-    return CoefficientResult(
-        method=method,
-        value=val,
-        observed=p_o,
-        expected=p_e,
-        n_units=round(float(n)),
-        n_coders=2,
-        n_categories=len(labels),
-        weights=w_name,
-        reason=reason,
+    return _table_coefficient(
+        method,
+        mat,
+        w,
+        w_name,
+        labels,
+        n_units=round(float(mat.sum())),
         table=pd.DataFrame(mat, index=labels, columns=labels.copy()),
-        categories=labels,
     )
 
 

@@ -44,6 +44,7 @@ import pandas as pd
 
 from .data import check_columns
 from .errors import DegenerateDataWarning, DuplicateRatingError, InvalidParameterError
+from .results import ScalarResult
 
 __all__ = ["LinkAgreement", "MissingMarkables", "chains_to_codes", "link_table", "table_agreement"]
 
@@ -263,6 +264,24 @@ def _set_codes(
     return pd.DataFrame(out)
 
 
+def _partition_codes(
+    data: pd.DataFrame,
+    group: Hashable | None,
+    coder: Hashable,
+    item: Hashable,
+    cls: Hashable,
+    keep_self: Any,
+    missing: str,
+    roles: _Roles,
+) -> pd.DataFrame:
+    """Validate partition data and turn it into set-valued reliability data."""
+    keep_self = _check_flag(keep_self, "keep_self")
+    frame = _partition(
+        data, group=group, coder=coder, item=item, cls=cls, missing=missing, roles=roles
+    )
+    return _set_codes(frame, group=group, item=item, keep_self=keep_self, roles=roles)
+
+
 # ---------------------------------------------------------------------------------------------
 # Public: chains -> reliability data
 
@@ -348,25 +367,28 @@ def chains_to_codes(
     >>> pa.alpha(codes, distance="masi")
     AlphaResult(alpha=0.6100, distance='masi', n_units=11, n_coders=2, n_pairable=22)
     """
-    keep_self = _check_flag(keep_self, "keep_self")
-    frame = _partition(
-        data,
-        group=document,
-        coder=coder,
-        item=mention,
-        cls=chain,
-        missing=missing_markables,
-        roles=_COREF,
+    return _partition_codes(
+        data, document, coder, mention, chain, keep_self, missing_markables, _COREF
     )
-    return _set_codes(frame, group=document, item=mention, keep_self=keep_self, roles=_COREF)
 
 
 # ---------------------------------------------------------------------------------------------
 # Public: the 2-by-2 link table
 
+# The statistics of a link table (from _table_stats), in the order of LinkAgreement.to_series.
+_STAT_COLUMNS = (
+    "kappa",
+    "alpha",
+    "krippendorff_alpha",
+    "recall",
+    "precision",
+    "observed_agreement",
+    "expected_agreement",
+)
+
 
 @dataclass(frozen=True)
-class LinkAgreement:
+class LinkAgreement(ScalarResult):
     """Passonneau's (1997) 2-by-2 link table and the statistics computed from it.
 
     ``float(result)`` is Cohen's ``kappa``, the statistic the report tabulates (Tables 3, 4).
@@ -414,6 +436,10 @@ class LinkAgreement:
     n_documents: int | None = None
     coders: tuple[Hashable, Hashable] | None = None
 
+    _headline = "kappa"
+    _series_fields = (*_STAT_COLUMNS, "a", "b", "c", "d", "n", "n_markables", "n_documents")
+    _series_name = "link_table"
+
     @property
     def n(self) -> float:
         """Table total: possible links, ``sum(markables - 1)`` over documents."""
@@ -430,49 +456,12 @@ class LinkAgreement:
             columns=pd.Index(labels, name=key),
         )
 
-    def __float__(self) -> float:
-        return float(self.kappa)
-
     def __repr__(self) -> str:
         return (
             f"LinkAgreement(kappa={self.kappa:.4f}, recall={self.recall:.4f}, "
             f"precision={self.precision:.4f}, a={self.a:g}, b={self.b:g}, c={self.c:g}, "
             f"d={self.d:g})"
         )
-
-    def to_series(self) -> pd.Series:
-        """The scalar fields as a :class:`pandas.Series` named ``"link_table"``."""
-        return pd.Series(
-            {
-                "kappa": self.kappa,
-                "alpha": self.alpha,
-                "krippendorff_alpha": self.krippendorff_alpha,
-                "recall": self.recall,
-                "precision": self.precision,
-                "observed_agreement": self.observed_agreement,
-                "expected_agreement": self.expected_agreement,
-                "a": self.a,
-                "b": self.b,
-                "c": self.c,
-                "d": self.d,
-                "n": self.n,
-                "n_markables": self.n_markables,
-                "n_documents": self.n_documents,
-            },
-            name="link_table",
-            dtype=object,
-        )
-
-
-_STAT_COLUMNS = [
-    "kappa",
-    "alpha",
-    "krippendorff_alpha",
-    "recall",
-    "precision",
-    "observed_agreement",
-    "expected_agreement",
-]
 
 
 def _table_stats(a: Any, b: Any, c: Any, d: Any) -> dict[str, np.ndarray]:

@@ -39,7 +39,6 @@ Differences from the pandas path:
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from ._core.counts import UnitValueCounts
-from ._core.kernels import Kernel, alpha_from_sums
+from ._core.kernels import Kernel
 from ._core.partitioned import (
     bits_per_word,
     cell_counts,
@@ -62,15 +61,13 @@ from .data import CodedData, OnDuplicate, _normalise_values, _sortable, _value_d
 from .distances import Distance
 from .errors import (
     ColumnNotFoundError,
-    DegenerateDataWarning,
     DuplicateRatingError,
     InvalidParameterError,
     MixedValueTypesError,
-    NoPairableUnitsError,
     ValueTypeError,
 )
-from .reliability import DistanceLike, check_distance, make_kernel
-from .report import POOLED, _as_list, _pooled_row, finish_report, group_table
+from .reliability import DistanceLike, alpha_result, check_distance, make_kernel, no_pairable_error
+from .report import POOLED, _as_list, _check_distances, _pooled_row, finish_report, group_table
 from .results import AlphaResult
 
 try:
@@ -515,35 +512,11 @@ def _group_index(labels: pd.Index, arrays: list[pd.Index]) -> np.ndarray:
 
 def _fit(table: _Table, dist: Distance, kernel: Kernel, *, warn: bool = True) -> AlphaResult | None:
     """Alpha over every unit of ``table`` (None when no unit is pairable and ``warn`` is off)."""
-    counts = table.counts
-    if counts.n_units == 0:
+    if table.counts.n_units == 0:
         if not warn:
             return None
-        raise NoPairableUnitsError(
-            f"no unit has two or more values: {table.n_ratings} rating(s) in "
-            f"{table.n_unit_labels} unit(s) by {table.n_coder_labels} coder(s), so there is "
-            "nothing to compare. Alpha needs at least one unit coded by two or more coders"
-        )
-    by_unit = kernel.observed_by_unit(counts)
-    n = counts.n
-    a, d_o, d_e = alpha_from_sums(n, float(by_unit.sum()), kernel.expected_sum(counts.n_c))
-    reason = None
-    if d_e == 0:
-        reason = "every pairable value is the same (D_e = 0): alpha is undefined"
-        if warn:
-            warnings.warn(f"alpha is NaN: {reason}", DegenerateDataWarning, stacklevel=3)
-    return AlphaResult(
-        alpha=a,
-        distance=dist.name,
-        observed=d_o,
-        expected=d_e,
-        n_units=counts.n_units,
-        n_coders=table.n_coders,
-        n_pairable=int(n),
-        n_values=int(np.count_nonzero(counts.n_c)),
-        reason=reason,
-        fit=None,
-    )
+        raise no_pairable_error(table.n_ratings, table.n_unit_labels, table.n_coder_labels)
+    return alpha_result(table.counts, kernel, dist, table.n_coders, warn=warn)
 
 
 def _prepare(
@@ -663,12 +636,7 @@ def report(
     pandas path. ``ci_method``, ``n_boot`` and ``rng`` are accepted for the same signature;
     ``on_duplicate`` and ``split_every`` are as for :func:`alpha`.
     """
-    distances = [check_distance(d, weights) for d in _as_list(distance, "distance")]
-    if not distances:
-        raise InvalidParameterError("`distance` must name at least one distance, got None")
-    names = [d.name for d in distances]
-    if len(set(names)) != len(names):
-        raise InvalidParameterError(f"`distance` names must be distinct, got {names}")
+    distances, names = _check_distances(distance, weights)
     if ci is not None:
         raise InvalidParameterError(
             f"`ci` is not available on a dask DataFrame (got ci={ci!r}): bootstrap intervals "

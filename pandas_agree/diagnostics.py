@@ -37,20 +37,14 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ._core.agreement import chance_corrected, contingency, table_agreement
 from ._core.counts import UnitValueCounts, pairable_counts, within_unit_pairs
 from ._core.kernels import Kernel, NominalKernel, ScoreKernel, alpha_from_sums, midranks
-from .coefficients import (
-    _agreement_weights,
-    _chance_corrected,
-    _contingency,
-    _multi_rater_coded,
-    _prepare_categorical,
-    _table_agreement,
-)
-from .data import CodedData, OnDuplicate, prepare
+from .coefficients import _agreement_weights, _multi_rater_coded, _prepare_categorical
+from .data import CodedData, OnDuplicate
 from .errors import DegenerateDataWarning, InvalidParameterError
-from .reliability import check_distance, fit_alpha, make_kernel
-from .results import AlphaResult
+from .reliability import fit_alpha, make_kernel, prepare_for
+from .results import AlphaResult, ScalarResult
 
 __all__ = ["AgreementSummary", "coder_disagreement", "pairwise", "summary", "unit_disagreement"]
 
@@ -213,15 +207,8 @@ def pairwise(
             f"`weights` does not apply to metric='percent', got weights={weights!r}"
         )
     if metric == "alpha":
-        dist = check_distance(distance, weights)
-        coded = prepare(
-            data,
-            unit=unit,
-            coder=coder,
-            value=value,
-            on_duplicate=on_duplicate,
-            categories=categories,
-            scalars_as_sets=dist.is_set,
+        dist, coded = prepare_for(
+            data, distance, weights, unit, coder, value, categories, on_duplicate
         )
         kernel = make_kernel(dist, coded, weights)
         codes = coded.value_codes
@@ -255,8 +242,8 @@ def pairwise(
                 if metric == "percent":
                     val = float(np.mean(ca == cb))
                 else:
-                    table = _contingency(ca, cb, domain_size)
-                    val = _chance_corrected(*_table_agreement(table, w, "cohen"))[0]
+                    table = contingency(ca, cb, domain_size)
+                    val = chance_corrected(*table_agreement(table, w, "cohen"))[0]
             out[a, b] = out[b, a] = val
     labels = coded.coders[rated].rename("coder")
     return pd.DataFrame(out, index=labels, columns=labels.copy())
@@ -419,7 +406,7 @@ def coder_disagreement(result: AlphaResult) -> pd.DataFrame:
 
 
 @dataclass(frozen=True)
-class AgreementSummary:
+class AgreementSummary(ScalarResult):
     """Alpha, percent agreement and Gwet's AC1 on the same data, with a prevalence note.
 
     Attributes
@@ -456,8 +443,22 @@ class AgreementSummary:
     paradox: bool
     note: str | None = None
 
-    def __float__(self) -> float:
-        return float(self.alpha)
+    _headline = "alpha"
+    _series_fields = (
+        "alpha",
+        "percent_agreement",
+        "ac1",
+        "n_units",
+        "n_coders",
+        "top_category",
+        "prevalence",
+        "paradox",
+        "note",
+    )
+
+    @property
+    def _series_name(self) -> str:
+        return self.distance
 
     def __repr__(self) -> str:
         return (
@@ -468,24 +469,6 @@ class AgreementSummary:
 
     def __str__(self) -> str:
         return repr(self) + (f"\n{self.note}" if self.note else "")
-
-    def to_series(self) -> pd.Series:
-        """The fields as a :class:`pandas.Series` (name: the distance)."""
-        return pd.Series(
-            {
-                "alpha": self.alpha,
-                "percent_agreement": self.percent_agreement,
-                "ac1": self.ac1,
-                "n_units": self.n_units,
-                "n_coders": self.n_coders,
-                "top_category": self.top_category,
-                "prevalence": self.prevalence,
-                "paradox": self.paradox,
-                "note": self.note,
-            },
-            name=self.distance,
-            dtype=object,
-        )
 
     def to_frame(self) -> pd.DataFrame:
         """A one-row DataFrame of :meth:`to_series`, indexed by the distance."""
@@ -569,16 +552,7 @@ def summary(
     """
     high = _finite_float(high_agreement, "high_agreement")
     low = _finite_float(low_alpha, "low_alpha")
-    dist = check_distance(distance, weights)
-    coded = prepare(
-        data,
-        unit=unit,
-        coder=coder,
-        value=value,
-        on_duplicate=on_duplicate,
-        categories=categories,
-        scalars_as_sets=dist.is_set,
-    )
+    dist, coded = prepare_for(data, distance, weights, unit, coder, value, categories, on_duplicate)
     res = fit_alpha(coded, dist, weights)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)

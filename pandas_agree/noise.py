@@ -61,6 +61,7 @@ from pandas_agree.errors import (
     InvalidParameterError,
     NoPairableUnitsError,
 )
+from pandas_agree.results import ScalarResult
 
 __all__ = [
     "ChanceDifference",
@@ -198,7 +199,7 @@ def _posterior(n: int, d: int, p: float, alpha: float) -> tuple[int, float, floa
 
 
 @dataclass(frozen=True)
-class NoiseResult:
+class NoiseResult(ScalarResult):
     r"""Noise of the agreed subset under the easy/hard model.
 
     ``float(result)`` is :math:`\tau`.
@@ -233,8 +234,20 @@ class NoiseResult:
     expected_hard_agreed: float
     reason: str | None
 
-    def __float__(self) -> float:
-        return float(self.tau)
+    _headline = "tau"
+    _series_fields = (
+        "tau",
+        "t0",
+        "n_items",
+        "n_disagreed",
+        "n_agreed",
+        "max_hard_agreed",
+        "expected_hard_agreed",
+        "p_agree_hard",
+        "confidence",
+        "reason",
+    )
+    _series_name = "noise"
 
     @property
     def n_agreed(self) -> int:
@@ -253,24 +266,6 @@ class NoiseResult:
             f"n_disagreed={self.n_disagreed}, p_agree_hard={self.p_agree_hard:.4g}, "
             f"confidence={self.confidence:g}{extra})"
         )
-
-    def _fields(self) -> dict[str, Any]:
-        return {
-            "tau": self.tau,
-            "t0": self.t0,
-            "n_items": self.n_items,
-            "n_disagreed": self.n_disagreed,
-            "n_agreed": self.n_agreed,
-            "max_hard_agreed": self.max_hard_agreed,
-            "expected_hard_agreed": self.expected_hard_agreed,
-            "p_agree_hard": self.p_agree_hard,
-            "confidence": self.confidence,
-            "reason": self.reason,
-        }
-
-    def to_series(self) -> pd.Series:
-        """The scalar fields (and ``n_agreed``, ``max_hard_agreed``) as a Series."""
-        return pd.Series(self._fields(), name="noise", dtype=object)
 
     def chance_difference(self, confidence: float | None = None) -> ChanceDifference:
         """:func:`chance_difference` on the agreed subset: ``L = n - d``, ``R = t0 - d``.
@@ -319,20 +314,18 @@ class DataNoiseResult(NoiseResult):
     counts: pd.DataFrame = field(repr=False, compare=False)
     shares: pd.DataFrame = field(repr=False, compare=False)
 
+    _series_fields = (
+        *NoiseResult._series_fields,
+        "n_single",
+        "n_annotators",
+        "p_estimated",
+        "kappa",
+    )
+
     def __repr__(self) -> str:
         return super().__repr__()[:-1] + (
             f", kappa={self.kappa:.4f}, n_single={self.n_single}, p_estimated={self.p_estimated})"
         )
-
-    def _fields(self) -> dict[str, Any]:
-        out = super()._fields()
-        out.update(
-            n_single=self.n_single,
-            n_annotators=self.n_annotators,
-            p_estimated=self.p_estimated,
-            kappa=self.kappa,
-        )
-        return out
 
     def kappa_view(self) -> KappaView:
         """:func:`kappa_view` of this result's ``kappa``, ``n_items`` and ``n_agreed``."""
@@ -340,7 +333,7 @@ class DataNoiseResult(NoiseResult):
 
 
 @dataclass(frozen=True)
-class ChanceDifference:
+class ChanceDifference(ScalarResult):
     r"""Chance difference in correct answers between two equally good algorithms (section 4.1).
 
     ``float(result)`` is the Chebyshev bound in answers.
@@ -371,8 +364,22 @@ class ChanceDifference:
     chebyshev_bound: float
     normal_bound: float
 
-    def __float__(self) -> float:
-        return float(self.chebyshev_bound)
+    _headline = "chebyshev_bound"
+    _series_fields = (
+        "n_test",
+        "n_noisy",
+        "confidence",
+        "sigma",
+        "chebyshev_k",
+        "chebyshev_bound",
+        "chebyshev_answers",
+        "chebyshev_share",
+        "normal_z",
+        "normal_bound",
+        "normal_answers",
+        "normal_share",
+    )
+    _series_name = "chance_difference"
 
     @property
     def chebyshev_share(self) -> float:
@@ -401,30 +408,9 @@ class ChanceDifference:
             f"n_test={self.n_test}, n_noisy={self.n_noisy}, confidence={self.confidence:g})"
         )
 
-    def to_series(self) -> pd.Series:
-        """All fields and the shares and whole-answer counts as a Series."""
-        return pd.Series(
-            {
-                "n_test": self.n_test,
-                "n_noisy": self.n_noisy,
-                "confidence": self.confidence,
-                "sigma": self.sigma,
-                "chebyshev_k": self.chebyshev_k,
-                "chebyshev_bound": self.chebyshev_bound,
-                "chebyshev_answers": self.chebyshev_answers,
-                "chebyshev_share": self.chebyshev_share,
-                "normal_z": self.normal_z,
-                "normal_bound": self.normal_bound,
-                "normal_answers": self.normal_answers,
-                "normal_share": self.normal_share,
-            },
-            name="chance_difference",
-            dtype=object,
-        )
-
 
 @dataclass(frozen=True)
-class KappaView:
+class KappaView(ScalarResult):
     r"""The kappa-based reading of section 3.3: kappa estimates the share of easy items.
 
     ``float(result)`` is ``implied_noise``.
@@ -449,28 +435,15 @@ class KappaView:
     expected_easy: float
     implied_noise: float
 
-    def __float__(self) -> float:
-        return float(self.implied_noise)
+    _headline = "implied_noise"
+    _series_fields = ("kappa", "n_items", "n_agreed", "expected_easy", "implied_noise")
+    _series_name = "kappa_view"
 
     def __repr__(self) -> str:
         return (
             f"KappaView(implied_noise={self.implied_noise:.4f}, "
             f"expected_easy={self.expected_easy:.1f}, kappa={self.kappa:.4f}, "
             f"n_items={self.n_items}, n_agreed={self.n_agreed})"
-        )
-
-    def to_series(self) -> pd.Series:
-        """The fields as a Series."""
-        return pd.Series(
-            {
-                "kappa": self.kappa,
-                "n_items": self.n_items,
-                "n_agreed": self.n_agreed,
-                "expected_easy": self.expected_easy,
-                "implied_noise": self.implied_noise,
-            },
-            name="kappa_view",
-            dtype=object,
         )
 
 

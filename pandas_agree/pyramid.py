@@ -38,7 +38,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from .coref import _check_flag, _partition, _Roles, _set_codes, _show
+from .coref import _partition_codes, _Roles, _show
 from .data import check_columns
 from .errors import InvalidParameterError
 
@@ -141,17 +141,9 @@ def scus_to_codes(
     6               [6]  [1, 2, 3, 4, 5, 6, 7]
     7            [5, 7]  [1, 2, 3, 4, 5, 6, 7]
     """
-    keep_self = _check_flag(keep_self, "keep_self")
-    frame = _partition(
-        data,
-        group=docset,
-        coder=annotator,
-        item=token,
-        cls=scu,
-        missing=missing_tokens,
-        roles=_PYRAMID,
+    return _partition_codes(
+        data, docset, annotator, token, scu, keep_self, missing_tokens, _PYRAMID
     )
-    return _set_codes(frame, group=docset, item=token, keep_self=keep_self, roles=_PYRAMID)
 
 
 def scu_weights(

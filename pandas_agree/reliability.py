@@ -153,13 +153,84 @@ def check_distance(distance: DistanceLike, weights: Any = None) -> Distance:
     return dist
 
 
-def _check_pairable(coded: CodedData, counts: UnitValueCounts) -> None:
-    if counts.n_units == 0:
-        raise NoPairableUnitsError(
-            f"no unit has two or more values: {coded.n_ratings} rating(s) in "
-            f"{len(coded.units)} unit(s) by {len(coded.coders)} coder(s), so there is nothing "
-            "to compare. Alpha needs at least one unit coded by two or more coders"
+def prepare_for(
+    data: pd.DataFrame,
+    distance: DistanceLike,
+    weights: Any,
+    unit: Hashable,
+    coder: Hashable,
+    value: Hashable,
+    categories: Sequence[Hashable] | None,
+    on_duplicate: OnDuplicate,
+) -> tuple[Distance, CodedData]:
+    """Resolve ``distance`` and code ``data`` for it (scalars are sets under a set distance)."""
+    dist = check_distance(distance, weights)
+    coded = prepare(
+        data,
+        unit=unit,
+        coder=coder,
+        value=value,
+        on_duplicate=on_duplicate,
+        categories=categories,
+        scalars_as_sets=dist.is_set,
+    )
+    return dist, coded
+
+
+def coded_counts(coded: CodedData) -> UnitValueCounts:
+    """The (unit, value) counts of the pairable units of ``coded``."""
+    return pairable_counts(coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values))
+
+
+def no_pairable_error(n_ratings: int, n_units: int, n_coders: int) -> NoPairableUnitsError:
+    """The error of alpha on data where no unit has two or more values."""
+    return NoPairableUnitsError(
+        f"no unit has two or more values: {n_ratings} rating(s) in {n_units} unit(s) by "
+        f"{n_coders} coder(s), so there is nothing to compare. Alpha needs at least one unit "
+        "coded by two or more coders"
+    )
+
+
+def alpha_result(
+    counts: UnitValueCounts,
+    kernel: Kernel,
+    dist: Distance,
+    n_coders: int,
+    *,
+    warn: bool = True,
+    coded: CodedData | None = None,
+    source: pd.DataFrame | None = None,
+) -> AlphaResult:
+    """Alpha of ``counts`` (at least one pairable unit) under ``kernel``.
+
+    The result keeps its fit data (for intervals and diagnostics) when ``coded`` is given.
+    ``D_e = 0`` gives NaN, with a warning unless ``warn`` is off.
+    """
+    by_unit = kernel.observed_by_unit(counts)
+    n = counts.n
+    a, d_o, d_e = alpha_from_sums(n, float(by_unit.sum()), kernel.expected_sum(counts.n_c))
+    reason = None
+    if d_e == 0:
+        reason = "every pairable value is the same (D_e = 0): alpha is undefined"
+        if warn:  # stacklevel 4: past this function, the fit and the entry point
+            warnings.warn(f"alpha is NaN: {reason}", DegenerateDataWarning, stacklevel=4)
+    fit = None
+    if coded is not None:
+        fit = AlphaFit(
+            coded=coded, counts=counts, kernel=kernel, observed_by_unit=by_unit, source=source
         )
+    return AlphaResult(
+        alpha=a,
+        distance=dist.name,
+        observed=d_o,
+        expected=d_e,
+        n_units=counts.n_units,
+        n_coders=n_coders,
+        n_pairable=int(n),
+        n_values=int(np.count_nonzero(counts.n_c)),
+        reason=reason,
+        fit=fit,
+    )
 
 
 def fit_alpha(
@@ -174,34 +245,14 @@ def fit_alpha(
 
     ``kernel`` reuses a kernel built on the same value domain (per-group fits do this).
     """
-    counts = pairable_counts(
-        coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values)
-    )
-    _check_pairable(coded, counts)
+    counts = coded_counts(coded)
+    if counts.n_units == 0:
+        raise no_pairable_error(coded.n_ratings, len(coded.units), len(coded.coders))
     if kernel is None:
         kernel = make_kernel(dist, coded, element_weights)
-    by_unit = kernel.observed_by_unit(counts)
-    n = counts.n
-    a, d_o, d_e = alpha_from_sums(n, float(by_unit.sum()), kernel.expected_sum(counts.n_c))
-    reason = None
-    if d_e == 0:
-        reason = "every pairable value is the same (D_e = 0): alpha is undefined"
-        warnings.warn(f"alpha is NaN: {reason}", DegenerateDataWarning, stacklevel=3)
     pairable = counts.m[coded.unit_codes] >= 2
-    return AlphaResult(
-        alpha=a,
-        distance=dist.name,
-        observed=d_o,
-        expected=d_e,
-        n_units=counts.n_units,
-        n_coders=int(np.count_nonzero(np.bincount(coded.coder_codes[pairable]))),
-        n_pairable=int(n),
-        n_values=int(np.count_nonzero(counts.n_c)),
-        reason=reason,
-        fit=AlphaFit(
-            coded=coded, counts=counts, kernel=kernel, observed_by_unit=by_unit, source=source
-        ),
-    )
+    n_coders = int(np.count_nonzero(np.bincount(coded.coder_codes[pairable])))
+    return alpha_result(counts, kernel, dist, n_coders, coded=coded, source=source)
 
 
 def alpha(
@@ -278,16 +329,7 @@ def alpha(
     >>> round(pa.alpha(df, "interval").alpha, 3), round(pa.alpha(df, "ordinal").alpha, 3)
     (0.849, 0.815)
     """
-    dist = check_distance(distance, weights)
-    coded = prepare(
-        data,
-        unit=unit,
-        coder=coder,
-        value=value,
-        on_duplicate=on_duplicate,
-        categories=categories,
-        scalars_as_sets=dist.is_set,
-    )
+    dist, coded = prepare_for(data, distance, weights, unit, coder, value, categories, on_duplicate)
     return fit_alpha(coded, dist, weights, source=data)
 
 
@@ -317,10 +359,7 @@ def coincidences(
     coded = prepare(
         data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate, categories=categories
     )
-    counts = pairable_counts(
-        coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values)
-    )
-    rows, cols, vals = coincidence_entries(counts)
+    rows, cols, vals = coincidence_entries(coded_counts(coded))
     v = len(coded.values)
     mat = sp.csr_matrix((vals, (rows, cols)), shape=(v, v))
     if sparse:

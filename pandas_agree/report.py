@@ -26,13 +26,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._core.counts import pairable_counts
 from ._core.groups import group_alphas
 from .data import CodedData, OnDuplicate, check_columns, prepare
 from .distances import Distance
 from .errors import DegenerateDataWarning, InvalidParameterError, NoPairableUnitsError
 from .intervals import bootstrap_alpha, check_bootstrap_args
-from .reliability import DistanceLike, check_distance, fit_alpha, make_kernel
+from .reliability import DistanceLike, check_distance, coded_counts, fit_alpha, make_kernel
 
 __all__ = ["POOLED", "report"]
 
@@ -53,6 +52,17 @@ def _as_list(x: Any, name: str) -> list[Any]:
     if not out:
         raise InvalidParameterError(f"`{name}` must not be empty, got {x!r}")
     return out
+
+
+def _check_distances(distance: Any, weights: Any) -> tuple[list[Distance], list[str]]:
+    """The distances of a report and their names (at least one, names distinct)."""
+    distances = [check_distance(d, weights) for d in _as_list(distance, "distance")]
+    if not distances:
+        raise InvalidParameterError("`distance` must name at least one distance, got None")
+    names = [d.name for d in distances]
+    if len(set(names)) != len(names):
+        raise InvalidParameterError(f"`distance` names must be distinct, got {names}")
+    return distances, names
 
 
 def _group_codes(data: pd.DataFrame, by: list[Hashable]) -> tuple[np.ndarray, pd.Index]:
@@ -117,12 +127,8 @@ def _group_alphas(
     coded: CodedData, group_of_unit: np.ndarray, n_groups: int, dist: Distance, weights: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-group (alpha, D_o, D_e) in one vectorised pass (see :func:`group_alphas`)."""
-    counts = pairable_counts(
-        coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values)
-    )
-    a, d_o, d_e, _ = group_alphas(
-        make_kernel(dist, coded, weights), counts, group_of_unit, n_groups
-    )
+    kernel = make_kernel(dist, coded, weights)
+    a, d_o, d_e, _ = group_alphas(kernel, coded_counts(coded), group_of_unit, n_groups)
     return a, d_o, d_e
 
 
@@ -204,12 +210,7 @@ def report(
     figure4   -0.444   -0.238 -0.327        7         2          14   None
     pooled    -0.136    0.278  0.116       13         4          26   None
     """
-    distances = [check_distance(d, weights) for d in _as_list(distance, "distance")]
-    if not distances:
-        raise InvalidParameterError("`distance` must name at least one distance, got None")
-    names = [d.name for d in distances]
-    if len(set(names)) != len(names):
-        raise InvalidParameterError(f"`distance` names must be distinct, got {names}")
+    distances, names = _check_distances(distance, weights)
     by_cols = _as_list(by, "by")
     if ci is not None:
         from .intervals import _check_level

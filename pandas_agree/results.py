@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
@@ -18,6 +18,35 @@ if TYPE_CHECKING:
 __all__ = ["AlphaFit", "AlphaResult"]
 
 
+class ScalarResult:
+    """Mixin of the result dataclasses: ``float(result)`` and ``result.to_series()``.
+
+    A subclass names its headline field (``_headline``, what ``float()`` returns), the
+    fields and properties of :meth:`to_series` in order (``_series_fields``) and the
+    Series name (``_series_name``: a class attribute, or a property when it depends on
+    the result).
+    """
+
+    _headline: ClassVar[str]
+    _series_fields: ClassVar[tuple[str, ...]]
+    _series_name: ClassVar[Any] = None
+
+    def __float__(self) -> float:
+        return float(getattr(self, self._headline))
+
+    def to_series(self) -> pd.Series:
+        """The scalar fields as a :class:`pandas.Series` of object dtype.
+
+        The name says what was computed: the distance of an alpha, the method of a
+        coefficient, the kind of result otherwise.
+        """
+        return pd.Series(
+            {name: getattr(self, name) for name in self._series_fields},
+            name=self._series_name,
+            dtype=object,
+        )
+
+
 @dataclass(frozen=True, repr=False)
 class AlphaFit:
     """What an alpha computation keeps for later questions (intervals, diagnostics)."""
@@ -30,7 +59,7 @@ class AlphaFit:
 
 
 @dataclass(frozen=True)
-class AlphaResult:
+class AlphaResult(ScalarResult):
     """Krippendorff's alpha and the quantities it is made of.
 
     Attributes
@@ -64,8 +93,21 @@ class AlphaResult:
     reason: str | None = None
     fit: AlphaFit | None = field(default=None, repr=False, compare=False)
 
-    def __float__(self) -> float:
-        return float(self.alpha)
+    _headline = "alpha"
+    _series_fields = (
+        "alpha",
+        "observed",
+        "expected",
+        "n_units",
+        "n_coders",
+        "n_pairable",
+        "n_values",
+        "reason",
+    )
+
+    @property
+    def _series_name(self) -> str:
+        return self.distance
 
     def __repr__(self) -> str:
         extra = f", reason={self.reason!r}" if self.reason else ""
@@ -149,20 +191,3 @@ class AlphaResult:
         from .diagnostics import coder_disagreement
 
         return coder_disagreement(self)
-
-    def to_series(self) -> pd.Series:
-        """The scalar fields as a :class:`pandas.Series` (name: the distance)."""
-        return pd.Series(
-            {
-                "alpha": self.alpha,
-                "observed": self.observed,
-                "expected": self.expected,
-                "n_units": self.n_units,
-                "n_coders": self.n_coders,
-                "n_pairable": self.n_pairable,
-                "n_values": self.n_values,
-                "reason": self.reason,
-            },
-            name=self.distance,
-            dtype=object,
-        )

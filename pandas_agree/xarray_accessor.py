@@ -30,7 +30,7 @@ AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -186,14 +186,17 @@ class _AgreeMethods:
     def __init__(self, obj: xr.DataArray | xr.Dataset) -> None:
         self._obj = obj
 
-    def _frame(
+    def _call(
         self,
+        func: Callable[..., Any],
+        args: tuple[Any, ...],
         coder_dim: Hashable,
         unit_dim: Hashable,
         var: Hashable | None,
         kwargs: dict[str, Any],
         extra: Sequence[Hashable] = (),
-    ) -> tuple[pd.DataFrame, dict[str, Any]]:
+    ) -> Any:
+        """``func(long data, *args, **kwargs)`` with the unit, coder and value columns named."""
         for key in _COLUMN_KWARGS:
             if key in kwargs:
                 raise InvalidParameterError(
@@ -202,8 +205,7 @@ class _AgreeMethods:
                 )
         da = _pick(self._obj, var)
         frame = _long(da, coder_dim, unit_dim, extra=extra, unit_key=True)
-        columns = {"unit": unit_dim, "coder": coder_dim, "value": "value"}
-        return frame, columns
+        return func(frame, *args, unit=unit_dim, coder=coder_dim, value="value", **kwargs)
 
     def to_long(
         self,
@@ -234,8 +236,7 @@ class _AgreeMethods:
         further dimensions, each (group labels, unit) is a unit: the pooled row of
         :meth:`report`.
         """
-        frame, cols = self._frame(coder_dim, unit_dim, var, kwargs)
-        return reliability.alpha(frame, distance, **cols, **kwargs)
+        return self._call(reliability.alpha, (distance,), coder_dim, unit_dim, var, kwargs)
 
     def report(
         self,
@@ -275,8 +276,9 @@ class _AgreeMethods:
                     f"`by` {name!r} varies along the coder dimension {coder_dim!r}; groups "
                     "must be groups of units"
                 )
-        frame, cols = self._frame(coder_dim, unit_dim, var, kwargs, extra=by_list)
-        return _report(frame, distance, by_list or None, **cols, **kwargs)
+        return self._call(
+            _report, (distance, by_list or None), coder_dim, unit_dim, var, kwargs, extra=by_list
+        )
 
     def matrix(
         self,
@@ -287,8 +289,7 @@ class _AgreeMethods:
         **kwargs: Any,
     ) -> pd.DataFrame:
         """Reliability matrix, coders x units; see :func:`pandas_agree.matrix`."""
-        frame, cols = self._frame(coder_dim, unit_dim, var, kwargs)
-        return reliability.matrix(frame, **cols, **kwargs)
+        return self._call(reliability.matrix, (), coder_dim, unit_dim, var, kwargs)
 
     def coincidences(
         self,
@@ -299,8 +300,7 @@ class _AgreeMethods:
         **kwargs: Any,
     ) -> Any:
         """Coincidence matrix, values x values; see :func:`pandas_agree.coincidences`."""
-        frame, cols = self._frame(coder_dim, unit_dim, var, kwargs)
-        return reliability.coincidences(frame, **cols, **kwargs)
+        return self._call(reliability.coincidences, (), coder_dim, unit_dim, var, kwargs)
 
     def values_by_units(
         self,
@@ -311,8 +311,7 @@ class _AgreeMethods:
         **kwargs: Any,
     ) -> pd.DataFrame:
         """Values x units counts; see :func:`pandas_agree.values_by_units`."""
-        frame, cols = self._frame(coder_dim, unit_dim, var, kwargs)
-        return reliability.values_by_units(frame, **cols, **kwargs)
+        return self._call(reliability.values_by_units, (), coder_dim, unit_dim, var, kwargs)
 
     def pairwise(
         self,
@@ -324,8 +323,7 @@ class _AgreeMethods:
         **kwargs: Any,
     ) -> pd.DataFrame:
         """Coder x coder agreement; see :func:`pandas_agree.pairwise`."""
-        frame, cols = self._frame(coder_dim, unit_dim, var, kwargs)
-        return diagnostics.pairwise(frame, metric, **cols, **kwargs)
+        return self._call(diagnostics.pairwise, (metric,), coder_dim, unit_dim, var, kwargs)
 
     def summary(
         self,
@@ -337,8 +335,7 @@ class _AgreeMethods:
         **kwargs: Any,
     ) -> diagnostics.AgreementSummary:
         """Alpha, percent agreement and AC1 side by side; see :func:`pandas_agree.summary`."""
-        frame, cols = self._frame(coder_dim, unit_dim, var, kwargs)
-        return diagnostics.summary(frame, distance, **cols, **kwargs)
+        return self._call(diagnostics.summary, (distance,), coder_dim, unit_dim, var, kwargs)
 
 
 @xr.register_dataarray_accessor("agree")

@@ -1,1 +1,1 @@
-"""Numpy-only core: counts, disagreement kernels. No pandas here."""
+"""Numpy-only core: counts, disagreement kernels, agreement coefficients. No pandas here."""
