@@ -21,7 +21,7 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -246,15 +246,15 @@ def _first_line(exc: BaseException) -> str:
 # computing
 
 
-def _progress(items: Sequence[Any], enabled: bool, desc: str) -> Iterable[Any]:
-    """``items``, behind a tqdm progress bar on stderr when enabled and tqdm is installed."""
+def _progress_bar(total: int, enabled: bool, desc: str) -> Any:
+    """A tqdm bar on stderr counting ``total`` steps, or None (no terminal, no tqdm, disabled)."""
     if not enabled or not sys.stderr.isatty():
-        return items
+        return None
     try:
         from tqdm import tqdm
     except ImportError:
-        return items
-    return tqdm(items, desc=desc, unit="distance", file=sys.stderr, leave=False)
+        return None
+    return tqdm(total=total, desc=desc, unit="replicate", file=sys.stderr, leave=False)
 
 
 def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
@@ -267,21 +267,25 @@ def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame
     by = args.by or None
     if args.ci is None:
         return report(frame, args.distance, by, **kwargs)
-    # With a bootstrap, one report per distance (each seeded with --seed) so that a
-    # progress bar can follow the work, and column d equals report(frame, d, ci=..., rng=seed).
-    boot = {"ci": args.ci, "ci_method": args.ci_method, "n_boot": args.n_boot, "rng": args.seed}
-    parts = [
-        report(frame, d, by, **kwargs, **boot)
-        for d in _progress(args.distance, not args.no_progress, "bootstrap")
-    ]
-    counts = ["n_units", "n_coders", "n_pairable", "reason"]
-    names = [p.columns[0] for p in parts]
-    columns = {name: p[name] for name, p in zip(names, parts)}
-    columns.update({c: parts[0][c] for c in counts})
-    for name, p in zip(names, parts):
-        columns[f"{name}_low"] = p[f"{name}_low"]
-        columns[f"{name}_high"] = p[f"{name}_high"]
-    return pd.DataFrame(columns, index=parts[0].index)
+    groups = frame.groupby(args.by).ngroups + 1 if by else 1
+    bar = _progress_bar(
+        args.n_boot * groups * len(args.distance), not args.no_progress, "bootstrap"
+    )
+    try:
+        return report(
+            frame,
+            args.distance,
+            by,
+            **kwargs,
+            ci=args.ci,
+            ci_method=args.ci_method,
+            n_boot=args.n_boot,
+            rng=args.seed,
+            progress=None if bar is None else bar.update,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -669,17 +669,7 @@ def report(
     out = group_table(labels, alphas, group_counts)
     extra = None
     if pooled and by_cols:
-        extra = _pooled_row(
-            out,
-            pooled_fits,
-            names,
-            table.group_of_unit,
-            None,
-            ci_method,
-            n_boot,
-            None,
-            len(by_cols),
-        )
+        extra = _pooled_row(out, pooled_fits, names, table.group_of_unit, None, len(by_cols))
     return finish_report(out, names, disagreement, pooled_fits, extra, tidy, False)
 
 

@@ -45,7 +45,7 @@ Passonneau 2006, section 3.1): it depends on what the data will be used for.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -245,6 +245,7 @@ def bootstrap_alpha(
     n_boot: int = 2000,
     rng: int | np.random.Generator | None = None,
     cluster: Hashable | Sequence[Any] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> AlphaBootstrap:
     """Bootstrap distribution of alpha for an :class:`~pandas_agree.AlphaResult`.
 
@@ -260,6 +261,9 @@ def bootstrap_alpha(
         Seed or generator; the same seed gives the same replicates.
     cluster : column name or sequence, optional
         Cluster of each row of the data (``method="clusters"`` only).
+    progress : callable, optional
+        Called with the number of replicates finished, after each block of replicates
+        (for a progress bar).
 
     Returns
     -------
@@ -279,6 +283,8 @@ def bootstrap_alpha(
     if fit is None:
         raise InvalidParameterError("`result` carries no data to resample (fit is None)")
     if np.isnan(result.alpha):
+        if progress is not None:
+            progress(n_boot)
         return AlphaBootstrap(result.alpha, method, np.full(n_boot, np.nan), result.reason)
     counts, kernel = fit.counts, fit.kernel
     if method == "krippendorff":
@@ -294,6 +300,8 @@ def bootstrap_alpha(
         np.maximum(reps, -1.0, out=reps)
         diagonal = cells.data[cells.row == cells.col] / counts.n
         _correct_perfect_replicates(reps, diagonal, draws)
+        if progress is not None:
+            progress(n_boot)
     else:
         pairable = np.flatnonzero(counts.m > 0)
         if method == "units":
@@ -313,6 +321,8 @@ def bootstrap_alpha(
             reps[start : start + size] = weighted_replicates(
                 kernel, counts, fit.observed_by_unit, unit_weights
             )
+            if progress is not None:
+                progress(size)
     note = None
     valid = reps[~np.isnan(reps)]
     if valid.size and np.all(valid == valid[0]):

@@ -20,7 +20,8 @@ The same numbers come from a pandas pipeline::
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -163,6 +164,7 @@ def report(
     rng: int | np.random.Generator | None = None,
     pooled: bool = True,
     tidy: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> pd.DataFrame:
     """Alpha per group for several distances: the table of an agreement study.
 
@@ -185,6 +187,9 @@ def report(
         clusters are the groups); group rows then use ``"units"``.
     pooled : bool, default True
         Add a final row over all data, labelled ``"pooled"``.
+    progress : callable, optional
+        Called with the number of bootstrap replicates just finished (for a progress bar;
+        ``ci`` computes ``n_boot`` replicates per group and distance, pooled row included).
     tidy : bool, default False
         Return the long form instead: one row per group x distance with columns ``alpha``,
         ``observed``, ``expected`` (and ``low``, ``high``), for plotting and ``pivot``.
@@ -239,14 +244,13 @@ def report(
         if pooled and by_cols:
             pooled_fits[dist.name] = _pooled_fit(coded, dist, weights, data)
     table = group_table(labels, alphas, counts)
-    gen = np.random.default_rng(rng)
+    boot = None
     if ci is not None:
-        _add_intervals(table, coded, group_of_unit, distances, weights, ci, ci_method, n_boot, gen)
+        boot = _Bootstrap(ci, ci_method, n_boot, np.random.default_rng(rng), progress)
+        _add_intervals(table, coded, group_of_unit, distances, weights, boot)
     extra = None
     if pooled and by_cols:
-        extra = _pooled_row(
-            table, pooled_fits, names, group_of_unit, ci, ci_method, n_boot, gen, len(by_cols)
-        )
+        extra = _pooled_row(table, pooled_fits, names, group_of_unit, boot, len(by_cols))
     return finish_report(table, names, disagreement, pooled_fits, extra, tidy, ci is not None)
 
 
@@ -312,20 +316,32 @@ def _pooled_fit(coded: CodedData, dist: Distance, weights: Any, data: pd.DataFra
         return None
 
 
-def _interval(
-    result: Any, level: float, method: str, n_boot: int, gen: np.random.Generator, cluster=None
-) -> tuple[float, float]:
-    if result is None or np.isnan(result.alpha):
-        return np.nan, np.nan
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateDataWarning)
-        boot = bootstrap_alpha(result, method, n_boot, gen, cluster)
-    ci = boot.confidence_interval(level)
-    return ci.low, ci.high
+@dataclass(frozen=True)
+class _Bootstrap:
+    """The bootstrap settings of a report: one interval per (group, distance)."""
+
+    level: float
+    method: str
+    n_boot: int
+    gen: np.random.Generator
+    progress: Callable[[int], None] | None = None
+
+    def interval(self, result: Any, method: str | None = None, cluster=None) -> tuple[float, float]:
+        if result is None or np.isnan(result.alpha):
+            if self.progress is not None:
+                self.progress(self.n_boot)
+            return np.nan, np.nan
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)
+            boot = bootstrap_alpha(
+                result, method or self.method, self.n_boot, self.gen, cluster, self.progress
+            )
+        ci = boot.confidence_interval(self.level)
+        return ci.low, ci.high
 
 
-def _add_intervals(table, coded, group_of_unit, distances, weights, level, method, n_boot, gen):
-    group_method = "units" if method == "clusters" else method
+def _add_intervals(table, coded, group_of_unit, distances, weights, boot: _Bootstrap) -> None:
+    group_method = "units" if boot.method == "clusters" else boot.method
     rating_group = group_of_unit[coded.unit_codes]
     for dist in distances:
         kernel = make_kernel(dist, coded, weights)
@@ -337,7 +353,7 @@ def _add_intervals(table, coded, group_of_unit, distances, weights, level, metho
                     res = fit_alpha(_subset(coded, rating_group == g), dist, weights, kernel=kernel)
             except ValueError:
                 res = None
-            low, high = _interval(res, level, group_method, n_boot, gen)
+            low, high = boot.interval(res, group_method)
             lows.append(low)
             highs.append(high)
         table[f"{dist.name}_low"] = lows
@@ -345,7 +361,7 @@ def _add_intervals(table, coded, group_of_unit, distances, weights, level, metho
 
 
 def _pooled_row(
-    table, fits, names, group_of_unit, level, method, n_boot, gen, n_levels
+    table, fits, names, group_of_unit, boot: _Bootstrap | None, n_levels
 ) -> pd.DataFrame:
     first = fits[names[0]]
     row: dict[str, Any] = {
@@ -357,17 +373,15 @@ def _pooled_row(
     row["reason"] = _reason(
         row["n_units"], [n for n in names if fits[n] is None or np.isnan(fits[n].alpha)], names
     )
-    if level is not None:
+    if boot is not None:
         for name in names:
             res, cluster = fits[name], None
-            if method == "clusters" and res is not None:
+            if boot.method == "clusters" and res is not None:
                 # The clusters of the pooled row are the groups: one label per input row.
                 coded = res.fit.coded
                 cluster = np.full(len(res.fit.source), -1, dtype=np.int64)
                 cluster[coded.rows] = group_of_unit[coded.unit_codes]
-            row[f"{name}_low"], row[f"{name}_high"] = _interval(
-                res, level, method, n_boot, gen, cluster
-            )
+            row[f"{name}_low"], row[f"{name}_high"] = boot.interval(res, cluster=cluster)
     if n_levels == 1:
         index = pd.Index([POOLED], name=table.index.name)
     else:

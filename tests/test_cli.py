@@ -230,8 +230,10 @@ def test_bootstrap_columns_match_report_per_distance(capsys, csv_file):
         "masi_low",
         "masi_high",
     ]
+    want = pa.report(
+        pa.datasets.masi_figures(), ["jaccard", "masi"], by="figure", ci=0.9, n_boot=200, rng=7
+    )
     for d in ("jaccard", "masi"):
-        want = pa.report(pa.datasets.masi_figures(), d, by="figure", ci=0.9, n_boot=200, rng=7)
         np.testing.assert_allclose(got[f"{d}_low"], want[f"{d}_low"], rtol=1e-9)
         np.testing.assert_allclose(got[f"{d}_high"], want[f"{d}_high"], rtol=1e-9)
 
@@ -240,24 +242,71 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     calls = []
 
     class FakeTqdm:
-        def __init__(self, items, **kwargs):
+        def __init__(self, **kwargs):
             calls.append(kwargs)
-            self.items = items
+            self.n = 0
 
-        def __iter__(self):
-            return iter(self.items)
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            calls.append(("closed", self.n))
 
     fake = type(sys)("tqdm")
     fake.tqdm = FakeTqdm
     monkeypatch.setitem(sys.modules, "tqdm", fake)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
-    assert cli._progress([1, 2], True, "x") == [1, 2]
+    assert cli._progress_bar(10, True, "x") is None
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    assert cli._progress([1, 2], False, "x") == [1, 2]
-    assert list(cli._progress([1, 2], True, "x")) == [1, 2]
-    assert len(calls) == 1
+    assert cli._progress_bar(10, False, "x") is None
+    bar = cli._progress_bar(10, True, "x")
+    assert calls == [
+        {"total": 10, "desc": "x", "unit": "replicate", "file": sys.stderr, "leave": False}
+    ]
     monkeypatch.setitem(sys.modules, "tqdm", None)  # tqdm not installed: no bar, no error
-    assert cli._progress([1, 2], True, "x") == [1, 2]
+    assert cli._progress_bar(10, True, "x") is None
+    assert bar is not None
+
+
+def test_progress_bar_counts_every_replicate(monkeypatch, capsys, csv_file):
+    # 3 figures + pooled row, 2 distances, 50 replicates each: 400 replicates in all.
+    done = []
+
+    class FakeTqdm:
+        def __init__(self, **kwargs):
+            self.total = kwargs["total"]
+            self.n = 0
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            done.append((self.total, self.n))
+
+    fake = type(sys)("tqdm")
+    fake.tqdm = FakeTqdm
+    monkeypatch.setitem(sys.modules, "tqdm", fake)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, _, err = _run(
+        capsys,
+        "report",
+        csv_file,
+        "--by",
+        "figure",
+        "--distance",
+        "jaccard",
+        "masi",
+        "--ci",
+        "0.9",
+        "--n-boot",
+        "50",
+        "--ci-method",
+        "units",
+        "--seed",
+        "1",
+    )
+    assert code == 0, err
+    assert done == [(400, 400)]
 
 
 def test_degenerate_data_warns_in_one_line(capsys, tmp_path):
