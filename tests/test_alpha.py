@@ -260,3 +260,17 @@ def test_ratio_is_scale_invariant():
     assert pa.alpha(df.assign(value=df.value * 7.5), "ratio").alpha == pytest.approx(
         pa.alpha(df, "ratio").alpha, abs=1e-12
     )
+
+
+def test_boolean_values():
+    # Hand computation (Krippendorff 2011's formulas): values False/True, 3 each, one
+    # disagreeing unit of two values: D_o = 2 / 6, D_e = (36 - 9 - 9) / 30, alpha = 4/9.
+    df = pd.DataFrame(
+        {
+            "unit": [1, 1, 2, 2, 3, 3],
+            "coder": ["a", "b"] * 3,
+            "value": [True, True, False, True, False, False],
+        }
+    )
+    for distance in ("nominal", "interval"):  # 0/1 squared differences equal nominal
+        assert pa.alpha(df, distance).alpha == pytest.approx(4 / 9)
