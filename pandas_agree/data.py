@@ -172,8 +172,13 @@ def _to_set(x: Any, column: Hashable) -> frozenset:
         ) from exc
 
 
+def _only_frozensets(raw: pd.Series) -> bool:
+    """Whether every cell is a frozenset (so nothing is missing or to normalise): one C pass."""
+    return raw.size > 0 and set(map(type, raw.to_numpy(dtype=object))) == {frozenset}
+
+
 def _normalise_values(
-    raw: pd.Series, scalars_as_sets: bool, force_sets: bool
+    raw: pd.Series, scalars_as_sets: bool, force_sets: bool, all_frozensets: bool = False
 ) -> tuple[np.ndarray, bool]:
     """Non-missing values as an object array of frozensets, or the scalars unchanged."""
     if raw.dtype != object:
@@ -181,7 +186,7 @@ def _normalise_values(
             return np.fromiter((frozenset([x]) for x in raw), dtype=object, count=len(raw)), True
         return raw.to_numpy(), False
     arr = raw.to_numpy(dtype=object)
-    if set(map(type, arr)) == {frozenset}:  # already normalised: one C-level pass
+    if all_frozensets:
         return arr, True
     # 0: frozenset, 1: other set type (set, list, tuple), 2: scalar
     kind = np.fromiter(
@@ -316,7 +321,8 @@ def prepare(
     unit_codes, units = _factorize_labels(data[unit], "unit")
     coder_codes, coders = _factorize_labels(data[coder], "coder")
     raw = data[value]
-    present = ~pd.isna(raw).to_numpy()
+    all_sets = raw.dtype == object and _only_frozensets(raw)
+    present = np.ones(raw.size, dtype=bool) if all_sets else ~pd.isna(raw).to_numpy()
     n_missing = int(raw.size - present.sum())
     rows = np.arange(len(raw), dtype=np.intp)
     if n_missing:
@@ -354,7 +360,9 @@ def prepare(
         vals: Any = raw
         is_set = False
     else:
-        vals, is_set = _normalise_values(raw, scalars_as_sets, force_sets=union)
+        vals, is_set = _normalise_values(
+            raw, scalars_as_sets, force_sets=union, all_frozensets=all_sets and not union
+        )
         if union:
             merged: dict[int, frozenset] = {}
             for k, v in zip(key.tolist(), vals):
