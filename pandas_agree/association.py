@@ -41,6 +41,7 @@ from .errors import (
     DegenerateDataWarning,
     InvalidParameterError,
     NoPairableUnitsError,
+    user_stacklevel,
 )
 from .results import ScalarResult
 
@@ -293,7 +294,7 @@ def dice_association(
     else:
         dice = float("nan")
         reason = "neither annotator marked any item in the shared units: Dice is undefined"
-        warnings.warn(f"dice is NaN: {reason}", DegenerateDataWarning, stacklevel=2)
+        warnings.warn(f"dice is NaN: {reason}", DegenerateDataWarning, stacklevel=user_stacklevel())
     return DiceResult(
         dice=float(dice),
         a=a,

@@ -68,6 +68,7 @@ from .errors import (
     DegenerateDataWarning,
     InvalidParameterError,
     NoPairableUnitsError,
+    user_stacklevel,
 )
 from .results import ScalarResult
 
@@ -307,7 +308,9 @@ def _two_coders(coded: CodedData, coders: Sequence[Hashable] | None, func: str) 
 
 def _warn_if(reason: str | None, name: str) -> None:
     if reason is not None:
-        warnings.warn(f"{name} is NaN: {reason}", DegenerateDataWarning, stacklevel=3)
+        warnings.warn(
+            f"{name} is NaN: {reason}", DegenerateDataWarning, stacklevel=user_stacklevel()
+        )
 
 
 def _coefficient(

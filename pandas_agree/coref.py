@@ -43,7 +43,12 @@ import numpy as np
 import pandas as pd
 
 from .data import check_columns
-from .errors import DegenerateDataWarning, DuplicateRatingError, InvalidParameterError
+from .errors import (
+    DegenerateDataWarning,
+    DuplicateRatingError,
+    InvalidParameterError,
+    user_stacklevel,
+)
 from .results import ScalarResult
 
 __all__ = ["LinkAgreement", "MissingMarkables", "chains_to_codes", "link_table", "table_agreement"]
@@ -509,7 +514,7 @@ def _warn_undefined(kappa: float, where: str = "") -> None:
             f"kappa is NaN{where}: expected agreement is 1 (every link, or every non-link, "
             "is agreed by both codings and the table has no other margin)",
             DegenerateDataWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
 
 
@@ -722,7 +727,7 @@ def link_table(
             f"d < 0{where}: the codings cross, so their links outnumber the N - 1 possible "
             "links of the report's table total; the table is not a proper contingency table",
             DegenerateDataWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
     if per_document:
         table = cells.assign(n=cells.sum(axis=1), n_markables=n_items)
@@ -735,7 +740,7 @@ def link_table(
                 f"kappa is NaN in {document!r} {_show(list(undefined))}: expected agreement "
                 "is 1 there",
                 DegenerateDataWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
         return table
     totals = {k: int(v) for k, v in cells.sum().items()}

@@ -57,3 +57,26 @@ class MixedValueTypesError(ValueTypeError):
 
 class DegenerateDataWarning(RuntimeWarning):
     """The data make a coefficient undefined (for example every pairable value is the same)."""
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first frame outside pandas_agree.
+
+    Warnings from deep inside the package (through the accessor, a report, xarray) then name
+    the user's line, whatever the call path.
+    """
+    import inspect
+    import os
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame = inspect.currentframe()
+    level = 0
+    try:
+        while frame is not None:
+            if not os.path.abspath(frame.f_code.co_filename).startswith(package):
+                return level
+            frame = frame.f_back
+            level += 1
+    finally:
+        del frame
+    return level

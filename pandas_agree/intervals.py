@@ -55,7 +55,7 @@ import scipy.sparse as sp
 
 from ._core.bootstrap import coincidence_replicates, multiplicities, weighted_replicates
 from ._core.counts import coincidence_entries
-from .errors import DegenerateDataWarning, InvalidParameterError
+from .errors import DegenerateDataWarning, InvalidParameterError, user_stacklevel
 
 if TYPE_CHECKING:
     from .results import AlphaResult
@@ -332,7 +332,7 @@ def bootstrap_alpha(
             if valid[0] == 1
             else "the bootstrap distribution has no spread; the interval is degenerate"
         )
-        warnings.warn(note, DegenerateDataWarning, stacklevel=2)
+        warnings.warn(note, DegenerateDataWarning, stacklevel=user_stacklevel())
     if valid.size < reps.size:
         extra = (
             f"{reps.size - valid.size} of {reps.size} resamples had no expected disagreement "

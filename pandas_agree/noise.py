@@ -60,6 +60,7 @@ from pandas_agree.errors import (
     DuplicateRatingError,
     InvalidParameterError,
     NoPairableUnitsError,
+    user_stacklevel,
 )
 from pandas_agree.results import ScalarResult
 
@@ -460,7 +461,7 @@ def _noise(n: int, d: int, p: float, confidence: float) -> dict[str, Any]:
             f"`n_disagreed` equals `n_items` ({n}): no item is agreed, so the noise of the "
             "agreed subset is undefined (tau is NaN)",
             DegenerateDataWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
     else:
         tau = k0 / (n - d)
@@ -830,7 +831,7 @@ def kappa_view(kappa: float, n_items: int, n_agreed: int) -> KappaView:
         warnings.warn(
             f"{what}: the implied noise of the agreed subset is undefined",
             DegenerateDataWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
         implied = math.nan
     else:
@@ -840,7 +841,7 @@ def kappa_view(kappa: float, n_items: int, n_agreed: int) -> KappaView:
                 f"kappa * n_items = {easy:g} is outside [0, n_agreed = {n_agreed}]: the "
                 "section 3.3 reading of kappa as the share of easy items does not fit",
                 DegenerateDataWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
     return KappaView(
         kappa=kappa_f, n_items=n, n_agreed=n_agreed, expected_easy=easy, implied_noise=implied

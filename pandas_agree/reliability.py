@@ -37,6 +37,7 @@ from .errors import (
     InvalidParameterError,
     NoPairableUnitsError,
     ValueTypeError,
+    user_stacklevel,
 )
 from .results import AlphaFit, AlphaResult
 
@@ -212,8 +213,10 @@ def alpha_result(
     reason = None
     if d_e == 0:
         reason = "every pairable value is the same (D_e = 0): alpha is undefined"
-        if warn:  # stacklevel 4: past this function, the fit and the entry point
-            warnings.warn(f"alpha is NaN: {reason}", DegenerateDataWarning, stacklevel=4)
+        if warn:
+            warnings.warn(
+                f"alpha is NaN: {reason}", DegenerateDataWarning, stacklevel=user_stacklevel()
+            )
     fit = None
     if coded is not None:
         fit = AlphaFit(

@@ -30,7 +30,12 @@ import pandas as pd
 from ._core.groups import group_alphas
 from .data import CodedData, OnDuplicate, check_columns, prepare
 from .distances import Distance
-from .errors import DegenerateDataWarning, InvalidParameterError, NoPairableUnitsError
+from .errors import (
+    DegenerateDataWarning,
+    InvalidParameterError,
+    NoPairableUnitsError,
+    user_stacklevel,
+)
 from .intervals import bootstrap_alpha, check_bootstrap_args
 from .reliability import DistanceLike, check_distance, coded_counts, fit_alpha, make_kernel
 
@@ -289,7 +294,9 @@ def finish_report(
             disagreement[name] = (np.append(d_o, extra_o), np.append(d_e, extra_e))
     if table["reason"].astype(str).str.contains("D_e = 0").any():
         warnings.warn(
-            "some groups have alpha NaN: " + _NO_VARIATION, DegenerateDataWarning, stacklevel=3
+            "some groups have alpha NaN: " + _NO_VARIATION,
+            DegenerateDataWarning,
+            stacklevel=user_stacklevel(),
         )
     if tidy:
         return _tidy(table, names, with_ci, disagreement)

@@ -239,3 +239,17 @@ def test_weights_must_be_mapping_or_callable():
     df = pa.datasets.masi_figures().query("figure == 'figure4'")
     with pytest.raises(InvalidParameterError, match="`weights` must be a mapping"):
         pa.alpha(df, "weighted_dice", weights="w")
+
+
+def test_warnings_point_at_the_callers_line():
+    # Through the accessor, a report or the function: the warning names this file.
+    df = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": ["a", "b"] * 2, "value": ["x"] * 4})
+    for call in (
+        lambda: pa.alpha(df),
+        lambda: df.agree.alpha(),
+        lambda: df.assign(g=1).agree.report("nominal", by="g"),
+        lambda: pa.cohen_kappa(df),
+    ):
+        with pytest.warns(pa.errors.DegenerateDataWarning) as record:
+            call()
+        assert all(w.filename == __file__ for w in record), [w.filename for w in record]
