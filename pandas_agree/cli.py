@@ -267,7 +267,9 @@ def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame
     by = args.by or None
     if args.ci is None:
         return report(frame, args.distance, by, **kwargs)
-    groups = frame.groupby(args.by).ngroups + 1 if by else 1
+    # Group count for the bar's total; a missing column is left for report() to name.
+    known = by is not None and all(c in frame.columns for c in args.by)
+    groups = frame.groupby(args.by).ngroups + 1 if known else 1
     bar = _progress_bar(
         args.n_boot * groups * len(args.distance), not args.no_progress, "bootstrap"
     )

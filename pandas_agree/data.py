@@ -139,7 +139,11 @@ def _factorize_labels(series: pd.Series, param: str) -> tuple[np.ndarray, pd.Ind
     fast = _small_int_codes(series.to_numpy()) if series.dtype.kind in "iuf" else None
     if fast is not None:
         return fast[0], pd.Index(fast[1])
-    codes, uniques = pd.factorize(series, sort=_sortable(series))
+    try:
+        codes, uniques = pd.factorize(series, sort=_sortable(series))
+    except TypeError:
+        _check_hashable(series.to_numpy(dtype=object), series.name, param)
+        raise
     if (codes < 0).any():
         bad = int((codes < 0).sum())
         raise InvalidParameterError(
@@ -216,14 +220,18 @@ def _normalise_values(
     return out, True
 
 
-def _check_hashable(arr: np.ndarray, column: Hashable) -> None:
+def _check_hashable(arr: np.ndarray, column: Hashable, param: str = "value") -> None:
     for x in arr:
         try:
             hash(x)
         except TypeError:
+            what = (
+                "values must be scalars or sets (set, frozenset, list, tuple)"
+                if param == "value"
+                else "labels must be hashable scalars"
+            )
             raise ValueTypeError(
-                f"`value` column {column!r} holds an unhashable value {x!r}; values must be "
-                "scalars or sets (set, frozenset, list, tuple)"
+                f"`{param}` column {column!r} holds an unhashable value {x!r}; {what}"
             ) from None
 
 
@@ -432,15 +440,19 @@ def set_incidence(values: pd.Index, element_weights: Any = None) -> tuple[sp.csr
 
 
 def _element_weight_array(elements: Any, weights: Any) -> np.ndarray:
-    if callable(weights):
-        out = np.array([float(weights(e)) for e in elements])
-    else:
+    def weight(e: Any) -> float:
         try:
-            out = np.array([float(weights[e]) for e in elements])
-        except KeyError as exc:
+            w = weights(e) if callable(weights) else weights[e]
+        except KeyError:
+            raise InvalidParameterError(f"`weights` has no weight for element {e!r}") from None
+        try:
+            return float(w)
+        except (TypeError, ValueError):
             raise InvalidParameterError(
-                f"`weights` has no weight for element {exc.args[0]!r}"
+                f"`weights` must give a number for each element, got {w!r} for {e!r}"
             ) from None
+
+    out = np.array([weight(e) for e in elements])
     if not np.all(np.isfinite(out)) or (out <= 0).any():
         raise InvalidParameterError(
             f"`weights` must be finite and positive, got {out.tolist()[:5]}"

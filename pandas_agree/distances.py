@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .errors import InvalidParameterError, UnknownDistanceError
+from .errors import InvalidParameterError, UnknownDistanceError, ValueTypeError
 
 __all__ = [
     "Distance",
@@ -117,7 +117,14 @@ def interval(a: float, b: float) -> float:
     >>> interval(1, 4)
     9.0
     """
-    return float((float(a) - float(b)) ** 2)
+    return float((_number(a, "a") - _number(b, "b")) ** 2)
+
+
+def _number(x: Any, name: str) -> float:
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        raise ValueTypeError(f"`{name}` must be a number, got {x!r}") from None
 
 
 def _ratio_kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -137,7 +144,7 @@ def ratio(a: float, b: float) -> float:
     >>> ratio(1, 3)
     0.25
     """
-    return float(_ratio_kernel(np.asarray(a), np.asarray(b)))
+    return float(_ratio_kernel(np.asarray(_number(a, "a")), np.asarray(_number(b, "b"))))
 
 
 def ordinal(a: Hashable, b: Hashable, *, frequencies: Mapping[Hashable, float]) -> float:

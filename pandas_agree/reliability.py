@@ -62,6 +62,10 @@ def _numeric_domain(coded: CodedData, dist: Distance) -> np.ndarray:
     numeric = pd.api.types.is_numeric_dtype(coded.values.dtype) or pd.api.types.infer_dtype(
         coded.values
     ) in ("integer", "floating", "mixed-integer-float", "decimal", "boolean")
+    if pd.api.types.is_complex_dtype(coded.values.dtype) or pd.api.types.infer_dtype(
+        coded.values
+    ) in ("complex", "mixed-integer-complex"):
+        numeric = False
     if not numeric:
         sample = list(coded.values[:3])
         raise ValueTypeError(

@@ -227,6 +227,13 @@ def report(
 
         _check_level(ci)
         check_bootstrap_args(ci_method, n_boot, rng)
+        if ci_method == "clusters" and not by_cols:
+            raise InvalidParameterError(
+                "`ci_method` 'clusters' resamples the groups of `by`, got by=None; pass by= or "
+                "use ci_method='units'"
+            )
+    if progress is not None and not callable(progress):
+        raise InvalidParameterError(f"`progress` must be callable or None, got {progress!r}")
     coded, group_of_unit, labels = _coded_groups(
         data,
         by_cols,

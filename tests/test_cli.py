@@ -414,3 +414,11 @@ def test_input_not_modified(csv_file):
     before = csv_file.read_bytes()
     main(["report", str(csv_file), "--by", "figure", "--format", "csv", "-o", "-"])
     assert csv_file.read_bytes() == before
+
+
+def test_missing_by_column_with_ci_is_a_one_line_error(capsys, csv_file):
+    code, _out, err = _run(
+        capsys, "report", csv_file, "--by", "nope", "--ci", "0.9", "--n-boot", "10"
+    )
+    assert code == 2
+    assert "nope" in err and "Traceback" not in err

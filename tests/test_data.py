@@ -253,3 +253,20 @@ def test_warnings_point_at_the_callers_line():
         with pytest.warns(pa.errors.DegenerateDataWarning) as record:
             call()
         assert all(w.filename == __file__ for w in record), [w.filename for w in record]
+
+
+def test_more_bad_inputs_raise_typed_errors():
+    df = KRIPP()
+    with pytest.raises(ValueTypeError, match="`unit` column 'unit' holds an unhashable value"):
+        pa.alpha(df.assign(unit=[[u] for u in df.unit]))
+    with pytest.raises(ValueTypeError, match="`distance` 'interval' needs numeric values"):
+        pa.alpha(df.assign(value=df.value + 1j), "interval")
+    figs = pa.datasets.masi_figures().query("figure == 'figure4'")
+    with pytest.raises(InvalidParameterError, match="must give a number for each element"):
+        pa.alpha(figs, "weighted_dice", weights=lambda e: "heavy")
+    with pytest.raises(InvalidParameterError, match="`progress` must be callable"):
+        pa.report(df, progress=5)
+    with pytest.raises(InvalidParameterError, match="'clusters' resamples the groups"):
+        pa.report(df, ci=0.9, ci_method="clusters")
+    with pytest.raises(ValueTypeError, match="`a` must be a number, got 'x'"):
+        pa.distances.interval("x", 1)
