@@ -222,7 +222,7 @@ def test_every_lacking_markable_becomes_its_own_singleton():
     direct = coref.link_table(explicit)
     assert (filled.a, filled.b, filled.c, filled.d) == (direct.a, direct.b, direct.c, direct.d)
     codes = coref.chains_to_codes(lacking, missing_markables="singleton")
-    added = codes.iloc[len(lacking):]
+    added = codes.iloc[len(lacking) :]
     assert added["unit"].tolist() == [("sample2", "D"), ("sample2", "D'")]
     assert added["value"].tolist() == [frozenset(), frozenset()]
 
@@ -491,3 +491,17 @@ def test_values_are_arrays_of_frozensets():
     codes = coref.chains_to_codes(coref_sample2())
     assert codes["value"].map(type).eq(frozenset).all()
     assert np.array_equal(codes["coder"].to_numpy(), coref_sample2()["coder"].to_numpy())
+
+
+def test_per_document_report():
+    # Passonneau (1997) sample 2, CA1 vs CA3, twice as two documents: each document's row of
+    # report(by="document") equals MASI alpha of that document alone (the
+    # NLTK-checked value of the sample-2 test), and the pooled row treats both as one corpus.
+    chains = coref_sample2()
+    two = pd.concat([chains, chains.assign(document="copy")], ignore_index=True)
+    codes = coref.chains_to_codes(two)
+    rep = pa.report(codes, ["nominal", "masi"], by="document")
+    alone = pa.alpha(coref.chains_to_codes(chains), "masi").alpha
+    assert rep.loc["sample2", "masi"] == pytest.approx(alone, abs=1e-12)
+    assert rep.loc["copy", "masi"] == pytest.approx(alone, abs=1e-12)
+    assert rep.loc["pooled", "n_units"] == 22

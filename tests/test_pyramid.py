@@ -118,6 +118,11 @@ def test_alpha_by_docset_via_groupby():
         alone = pyramid.scus_to_codes(part, docset=None, token="span")
         for d in distances:
             assert table.loc[doc, d] == pytest.approx(pa.alpha(alone, d).alpha, abs=1e-12)
+    # The report gives the same rows in one call (the table of Passonneau 2006, Table 2).
+    rep = pa.report(codes.astype({"docset": str}), distances, by="docset")
+    for doc in (31038, "fig5"):
+        for d in distances:
+            assert rep.loc[str(doc), d] == pytest.approx(table.loc[doc, d], abs=1e-12)
 
 
 def test_scu_weights_figure1_and_figure5():
