@@ -38,6 +38,8 @@ class UnitValueCounts:
         Size of the value domain (codes run from 0 to ``n_values - 1``).
     dense : ndarray or None
         The (values x units) table with non-pairable units zeroed, when counted densely.
+    all_pairable : bool
+        True when it is known that every rated unit is pairable (no rating was dropped).
     """
 
     def __init__(
@@ -48,8 +50,10 @@ class UnitValueCounts:
         *,
         entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
         dense: np.ndarray | None = None,
+        all_pairable: bool = False,
     ) -> None:
         self.m = m
+        self.all_pairable = all_pairable
         self.n_c = n_c
         self.n_values = n_values
         self.dense = dense
@@ -152,10 +156,13 @@ def pairable_counts(
         table = dense.reshape(n_values, n_units)
         m = column_sums(table)
         single = m < 2
+        dropped = bool((single & (m > 0)).any())
         if single.any():
             table[:, single] = 0
             m[single] = 0
-        return UnitValueCounts(m, table.sum(axis=1), n_values, dense=table)
+        return UnitValueCounts(
+            m, table.sum(axis=1), n_values, dense=table, all_pairable=not dropped
+        )
     else:
         m_all = np.bincount(unit_codes, weights=weights, minlength=n_units)
         keep = m_all[unit_codes] >= 2
