@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -603,9 +603,8 @@ def alpha(
         data, [], unit, coder, value, categories, on_duplicate, dist.is_set, split_every
     )
     kernel = make_kernel(dist, table.coded, weights)
-    result = _fit(table, dist, kernel)
-    assert result is not None
-    return result
+    # With warnings on, _fit raises instead of returning None.
+    return cast(AlphaResult, _fit(table, dist, kernel))
 
 
 def report(
