@@ -185,3 +185,14 @@ def test_reason_names_the_distances_whose_alpha_is_undefined():
         rep = pa.report(df, ["nominal", flat], by="docset")
     assert rep["nominal"].notna().all() and rep["flat"].isna().all()
     assert (rep["reason"] == "no expected disagreement (D_e = 0) under flat").all()
+
+
+def test_weighted_set_distances_per_group():
+    # Element weights (SCU weights in Passonneau 2005): the report's rows equal alpha per group.
+    df = _grouped_sets()
+    weights = {e: i + 1.0 for i, e in enumerate("abcdef")}
+    rep = pa.report(df, ["weighted_dice", "weighted_jaccard"], by="docset", weights=weights)
+    for name, part in df.groupby("docset"):
+        for d in ("weighted_dice", "weighted_jaccard"):
+            expected = pa.alpha(part, d, weights=weights).alpha
+            assert rep.loc[name, d] == pytest.approx(expected, abs=1e-12)
