@@ -176,13 +176,8 @@ def _to_set(x: Any, column: Hashable) -> frozenset:
         ) from exc
 
 
-def _only_frozensets(raw: pd.Series) -> bool:
-    """Whether every cell is a frozenset (so nothing is missing or to normalise): one C pass."""
-    return raw.size > 0 and set(map(type, raw.to_numpy(dtype=object))) == {frozenset}
-
-
 def _normalise_values(
-    raw: pd.Series, scalars_as_sets: bool, force_sets: bool, all_frozensets: bool = False
+    raw: pd.Series, scalars_as_sets: bool, force_sets: bool
 ) -> tuple[np.ndarray, bool]:
     """Non-missing values as an object array of frozensets, or the scalars unchanged."""
     if raw.dtype != object:
@@ -190,8 +185,6 @@ def _normalise_values(
             return np.fromiter((frozenset([x]) for x in raw), dtype=object, count=len(raw)), True
         return raw.to_numpy(), False
     arr = raw.to_numpy(dtype=object)
-    if all_frozensets:
-        return arr, True
     # 0: frozenset, 1: other set type (set, list, tuple), 2: scalar
     kind = np.fromiter(
         (0 if type(x) is frozenset else 1 if isinstance(x, _SET_TYPES) else 2 for x in arr),
@@ -218,6 +211,54 @@ def _normalise_values(
         for x, k in zip(arr, kind.tolist())
     ]
     return out, True
+
+
+def _hashable_codes(raw: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes (-1 for missing) and distinct values of an object column, or None if unhashable."""
+    try:
+        codes, uniques = pd.factorize(raw.to_numpy(dtype=object))
+    except TypeError:  # lists, sets, dicts: normalised row by row instead
+        return None
+    return codes.astype(np.intp), np.asarray(uniques, dtype=object)
+
+
+def _domain_from_distinct(
+    codes: np.ndarray,
+    distinct: np.ndarray,
+    scalars_as_sets: bool,
+    categories: Sequence[Hashable] | None,
+    column: Hashable,
+) -> tuple[np.ndarray, pd.Index, bool, bool]:
+    """Value codes, domain, order and set-ness from codes into the distinct hashable values.
+
+    Sets given as frozensets or tuples, and scalars, are classified on the distinct values
+    only; equal sets written differently (a tuple and a frozenset) merge into one value.
+    """
+    used = np.bincount(codes, minlength=distinct.size) > 0
+    if not used.all():
+        codes = (np.cumsum(used) - 1)[codes]
+        distinct = distinct[used]
+    kind = np.fromiter(
+        (0 if type(x) is frozenset else 1 if isinstance(x, _SET_TYPES) else 2 for x in distinct),
+        dtype=np.int8,
+        count=distinct.size,
+    )
+    is_set = bool((kind < 2).any())
+    if is_set:
+        if (kind == 2).any() and not scalars_as_sets:
+            raise MixedValueTypesError(
+                f"`value` column {column!r} mixes sets (e.g. {distinct[kind < 2][0]!r}) and "
+                f"scalars (e.g. {distinct[kind == 2][0]!r}); use a set distance (a scalar then "
+                "counts as a one-element set) or make every value a set"
+            )
+        normalised = np.empty(distinct.size, dtype=object)
+        normalised[:] = [
+            x if k == 0 else _to_set(x, column) if k == 1 else frozenset((x,))
+            for x, k in zip(distinct, kind.tolist())
+        ]
+        distinct = normalised
+    local, domain, ordered = _value_domain(distinct, is_set, categories, column)
+    return local[codes], domain, ordered, is_set
 
 
 def _check_hashable(arr: np.ndarray, column: Hashable, param: str = "value") -> None:
@@ -329,12 +370,18 @@ def prepare(
     unit_codes, units = _factorize_labels(data[unit], "unit")
     coder_codes, coders = _factorize_labels(data[coder], "coder")
     raw = data[value]
-    all_sets = raw.dtype == object and _only_frozensets(raw)
-    present = np.ones(raw.size, dtype=bool) if all_sets else ~pd.isna(raw).to_numpy()
+    # Object columns of hashable cells are coded once here; the distinct values are then
+    # classified and normalised (sets, scalars) without a pass over every row.
+    pre = _hashable_codes(raw) if raw.dtype == object else None
+    vcodes = None if pre is None else pre[0]
+    present = vcodes >= 0 if vcodes is not None else ~pd.isna(raw).to_numpy()
     n_missing = int(raw.size - present.sum())
     rows = np.arange(len(raw), dtype=np.intp)
     if n_missing:
-        raw = raw[present]
+        if vcodes is None:
+            raw = raw[present]
+        else:
+            vcodes = vcodes[present]
         unit_codes, coder_codes, rows = unit_codes[present], coder_codes[present], rows[present]
     is_categorical = isinstance(raw.dtype, pd.CategoricalDtype)
 
@@ -354,32 +401,40 @@ def prepare(
             )
         if on_duplicate in ("first", "last"):
             keep = ~pd.Series(key).duplicated(keep=on_duplicate).to_numpy()
-            raw, unit_codes, coder_codes, key, rows = (
-                raw[keep],
+            unit_codes, coder_codes, key, rows = (
                 unit_codes[keep],
                 coder_codes[keep],
                 key[keep],
                 rows[keep],
             )
+            if vcodes is None:
+                raw = raw[keep]
+            else:
+                vcodes = vcodes[keep]
         else:
             union = True
 
-    if is_categorical and not union:
-        vals: Any = raw
-        is_set = False
-    else:
-        vals, is_set = _normalise_values(
-            raw, scalars_as_sets, force_sets=union, all_frozensets=all_sets and not union
+    if vcodes is not None and not union:
+        value_codes, domain, ordered, is_set = _domain_from_distinct(
+            vcodes, pre[1], scalars_as_sets, categories, value
         )
-        if union:
-            merged: dict[int, frozenset] = {}
-            for k, v in zip(key.tolist(), vals):
-                merged[k] = merged[k] | v if k in merged else v
-            first = ~pd.Series(key).duplicated().to_numpy()
-            unit_codes, coder_codes, rows = unit_codes[first], coder_codes[first], rows[first]
-            vals = np.empty(int(first.sum()), dtype=object)
-            vals[:] = [merged[k] for k in key[first].tolist()]
-    value_codes, domain, ordered = _value_domain(vals, is_set, categories, value)
+    else:
+        if vcodes is not None:  # union: the merge works on the values themselves
+            raw = pd.Series(pre[1].take(vcodes), name=raw.name, dtype=object)
+        if is_categorical and not union:
+            vals: Any = raw
+            is_set = False
+        else:
+            vals, is_set = _normalise_values(raw, scalars_as_sets, force_sets=union)
+            if union:
+                merged: dict[int, frozenset] = {}
+                for k, v in zip(key.tolist(), vals):
+                    merged[k] = merged[k] | v if k in merged else v
+                first = ~pd.Series(key).duplicated().to_numpy()
+                unit_codes, coder_codes, rows = unit_codes[first], coder_codes[first], rows[first]
+                vals = np.empty(int(first.sum()), dtype=object)
+                vals[:] = [merged[k] for k in key[first].tolist()]
+        value_codes, domain, ordered = _value_domain(vals, is_set, categories, value)
     return CodedData(
         unit_codes=unit_codes,
         coder_codes=coder_codes,

@@ -270,3 +270,21 @@ def test_more_bad_inputs_raise_typed_errors():
         pa.report(df, ci=0.9, ci_method="clusters")
     with pytest.raises(ValueTypeError, match="`a` must be a number, got 'x'"):
         pa.distances.interval("x", 1)
+
+
+def test_tuples_and_frozensets_are_the_same_sets():
+    # Hashable set cells (tuples, frozensets) are normalised on the distinct values: a tuple
+    # and a frozenset with the same elements are one value; None is missing.
+    df = pd.DataFrame(
+        {
+            "unit": [1, 1, 2, 2, 3, 3],
+            "coder": ["a", "b"] * 3,
+            "value": [("x", "y"), frozenset({"y", "x"}), ("z",), "z", None, frozenset()],
+        }
+    )
+    m = pa.matrix(df[df.value != "z"])
+    assert m.loc["a", 1] == m.loc["b", 1] == frozenset({"x", "y"})
+    res = pa.alpha(df, "jaccard")  # "z" is {"z"} under a set distance
+    assert (res.n_units, res.n_values, res.observed) == (2, 2, 0.0)
+    with pytest.raises(MixedValueTypesError, match="mixes sets"):
+        pa.alpha(df, "nominal")
