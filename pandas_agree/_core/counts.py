@@ -15,6 +15,9 @@ __all__ = ["UnitValueCounts", "coincidence_entries", "pairable_counts", "within_
 # per rating (plus a small constant); sparser tables are sorted instead.
 _DENSE_CELLS_PER_RATING = 8
 
+# Up to this many distinct values in a unit, within-unit pairs are listed slot by slot.
+_SLOT_PAIRS_MAX = 8
+
 
 class UnitValueCounts:
     """Sparse values-by-units table restricted to pairable units (two or more values).
@@ -189,14 +192,32 @@ def within_unit_pairs(counts: UnitValueCounts) -> tuple[np.ndarray, np.ndarray, 
     matrix cell (c, k) (and, by symmetry, to (k, c)). The number of pairs is the sum over
     units of k_u (k_u - 1) / 2 where k_u is the number of distinct values in the unit.
     """
-    _, ends = counts.unit_bounds()
-    idx = np.arange(counts.unit.size)
-    partners = ends - idx - 1
-    total = int(partners.sum())
-    first = np.repeat(idx, partners)
-    offsets = np.arange(total) - np.repeat(np.cumsum(partners) - partners, partners)
-    second = first + 1 + offsets
-    m = counts.entry_m()[first]
+    unit = counts.unit
+    if unit.size == 0:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty, np.zeros(0)
+    starts = np.flatnonzero(np.concatenate(([True], unit[1:] != unit[:-1])))
+    distinct = np.diff(np.append(starts, unit.size))
+    most = int(distinct.max())
+    if most <= _SLOT_PAIRS_MAX:
+        # Few distinct values per unit (few coders): one vectorised step per pair of slots.
+        firsts, seconds = [], []
+        for j in range(1, most):
+            block = starts[distinct > j]
+            for i in range(j):
+                firsts.append(block + i)
+                seconds.append(block + j)
+        first = np.concatenate(firsts) if firsts else np.zeros(0, dtype=np.intp)
+        second = np.concatenate(seconds) if seconds else np.zeros(0, dtype=np.intp)
+    else:
+        _, ends = counts.unit_bounds()
+        idx = np.arange(unit.size)
+        partners = ends - idx - 1
+        total = int(partners.sum())
+        first = np.repeat(idx, partners)
+        offsets = np.arange(total) - np.repeat(np.cumsum(partners) - partners, partners)
+        second = first + 1 + offsets
+    m = counts.m[unit[first]]
     weight = counts.count[first] * counts.count[second] / (m - 1.0)
     return first, second, weight
 
