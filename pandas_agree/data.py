@@ -219,7 +219,7 @@ def _hashable_codes(raw: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
         codes, uniques = pd.factorize(raw.to_numpy(dtype=object))
     except TypeError:  # lists, sets, dicts: normalised row by row instead
         return None
-    return codes.astype(np.intp), np.asarray(uniques, dtype=object)
+    return codes.astype(np.intp, copy=False), np.asarray(uniques, dtype=object)
 
 
 def _domain_from_distinct(
@@ -228,16 +228,19 @@ def _domain_from_distinct(
     scalars_as_sets: bool,
     categories: Sequence[Hashable] | None,
     column: Hashable,
+    all_used: bool = False,
 ) -> tuple[np.ndarray, pd.Index, bool, bool]:
     """Value codes, domain, order and set-ness from codes into the distinct hashable values.
 
     Sets given as frozensets or tuples, and scalars, are classified on the distinct values
     only; equal sets written differently (a tuple and a frozenset) merge into one value.
+    ``all_used`` says that every distinct value occurs in ``codes`` (no row was dropped).
     """
-    used = np.bincount(codes, minlength=distinct.size) > 0
-    if not used.all():
-        codes = (np.cumsum(used) - 1)[codes]
-        distinct = distinct[used]
+    if not all_used:
+        used = np.bincount(codes, minlength=distinct.size) > 0
+        if not used.all():
+            codes = (np.cumsum(used) - 1)[codes]
+            distinct = distinct[used]
     kind = np.fromiter(
         (0 if type(x) is frozenset else 1 if isinstance(x, _SET_TYPES) else 2 for x in distinct),
         dtype=np.int8,
@@ -258,6 +261,8 @@ def _domain_from_distinct(
         ]
         distinct = normalised
     local, domain, ordered = _value_domain(distinct, is_set, categories, column)
+    if local.size == distinct.size and (local == np.arange(local.size)).all():
+        return codes, domain, ordered, is_set  # the distinct values are the domain, in order
     return local[codes], domain, ordered, is_set
 
 
@@ -386,7 +391,7 @@ def prepare(
     is_categorical = isinstance(raw.dtype, pd.CategoricalDtype)
 
     key = unit_codes * len(coders) + coder_codes
-    union = False
+    union = deduplicated = False
     if _has_duplicates(key, len(units) * len(coders)):
         dup = pd.Series(key).duplicated(keep=False).to_numpy()
         if on_duplicate == "raise":
@@ -400,6 +405,7 @@ def prepare(
                 "Pass on_duplicate='first', 'last' or 'union' to say which to use"
             )
         if on_duplicate in ("first", "last"):
+            deduplicated = True
             keep = ~pd.Series(key).duplicated(keep=on_duplicate).to_numpy()
             unit_codes, coder_codes, key, rows = (
                 unit_codes[keep],
@@ -416,7 +422,7 @@ def prepare(
 
     if vcodes is not None and not union:
         value_codes, domain, ordered, is_set = _domain_from_distinct(
-            vcodes, pre[1], scalars_as_sets, categories, value
+            vcodes, pre[1], scalars_as_sets, categories, value, all_used=not deduplicated
         )
     else:
         if vcodes is not None:  # union: the merge works on the values themselves

@@ -184,7 +184,14 @@ def prepare_for(
 
 def coded_counts(coded: CodedData) -> UnitValueCounts:
     """The (unit, value) counts of the pairable units of ``coded``."""
-    return pairable_counts(coded.unit_codes, coded.value_codes, len(coded.units), len(coded.values))
+    return pairable_counts(
+        coded.unit_codes,
+        coded.value_codes,
+        len(coded.units),
+        len(coded.values),
+        coder_codes=coded.coder_codes,
+        n_coders=len(coded.coders),
+    )
 
 
 def no_pairable_error(n_ratings: int, n_units: int, n_coders: int) -> NoPairableUnitsError:

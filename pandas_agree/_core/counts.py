@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["UnitValueCounts", "coincidence_entries", "pairable_counts", "within_unit_pairs"]
+__all__ = [
+    "UnitValueCounts",
+    "coincidence_entries",
+    "pairable_counts",
+    "unit_slots",
+    "within_unit_pairs",
+]
 
 # A dense bincount over all (unit, value) cells is used while it has at most this many cells
 # per rating (plus a small constant); sparser tables are sorted instead.
@@ -23,10 +29,10 @@ class UnitValueCounts:
     """Sparse values-by-units table restricted to pairable units (two or more values).
 
     Entries are sorted by unit, then value: entry ``e`` says that unit ``unit[e]`` holds
-    value ``value[e]`` ``count[e]`` times. When the table was counted densely, ``dense``
-    holds it as a (units x values) array and the entries are extracted only when asked for
-    (the nominal kernel never asks). ``dense`` is laid out values x units, Krippendorff's
-    values-by-units matrix, so that per-unit sums are contiguous row operations.
+    value ``value[e]`` ``count[e]`` times. Entries are made only when asked for: from the
+    dense table when the data were counted densely (the nominal kernel never asks), else by
+    sorting the ratings. ``dense`` is laid out values x units, Krippendorff's values-by-units
+    matrix, so that per-unit sums are contiguous row operations.
 
     Attributes
     ----------
@@ -41,6 +47,10 @@ class UnitValueCounts:
         Size of the value domain (codes run from 0 to ``n_values - 1``).
     dense : ndarray or None
         The (values x units) table with non-pairable units zeroed, when counted densely.
+    slots : ndarray or None
+        The reliability matrix as value codes, (coders x units), with ``n_values`` where a
+        coder did not rate a unit; kept when there are few coders (see
+        :func:`pairable_counts`). Units that are not pairable hold at most one value.
     all_pairable : bool
         True when it is known that every rated unit is pairable (no rating was dropped).
     """
@@ -53,6 +63,8 @@ class UnitValueCounts:
         *,
         entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
         dense: np.ndarray | None = None,
+        ratings: tuple[np.ndarray, np.ndarray] | None = None,
+        slots: np.ndarray | None = None,
         all_pairable: bool = False,
     ) -> None:
         self.m = m
@@ -60,10 +72,15 @@ class UnitValueCounts:
         self.n_c = n_c
         self.n_values = n_values
         self.dense = dense
+        self.slots = slots
         self._entries = entries
+        self._ratings = ratings
 
     def _get_entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if self._entries is None:
+        if self._entries is None and self.dense is None:
+            self._entries = _sorted_entries(*self._ratings, self.n_values)
+            self._ratings = None
+        elif self._entries is None:
             by_unit = np.ascontiguousarray(self.dense.T)
             cells = np.flatnonzero(by_unit)
             unit = cells // self.n_values
@@ -134,6 +151,9 @@ def pairable_counts(
     n_units: int,
     n_values: int,
     weights: np.ndarray | None = None,
+    *,
+    coder_codes: np.ndarray | None = None,
+    n_coders: int = 0,
 ) -> UnitValueCounts:
     """Count (unit, value) cells over the units that hold at least two values.
 
@@ -145,6 +165,12 @@ def pairable_counts(
         Sizes of the unit and value domains.
     weights : ndarray of int, optional
         Multiplicity of each rating (used by resampling); 1 when omitted.
+    coder_codes : ndarray of int, optional
+        The coder of each rating, in ``range(n_coders)``, when every (unit, coder) pair
+        has at most one rating. With few coders this keeps the reliability matrix as
+        ``slots``, which lets kernels with a distance table skip the sorted entries.
+    n_coders : int
+        Size of the coder domain (with ``coder_codes``).
 
     Returns
     -------
@@ -152,8 +178,10 @@ def pairable_counts(
     """
     unit_codes = np.asarray(unit_codes, dtype=np.int64)
     value_codes = np.asarray(value_codes, dtype=np.int64)
+    if weights is not None:
+        return _weighted_counts(unit_codes, value_codes, n_units, n_values, weights)
     n_cells = n_units * n_values
-    if weights is None and n_cells <= _DENSE_CELLS_PER_RATING * unit_codes.size + 4096:
+    if n_cells <= _DENSE_CELLS_PER_RATING * unit_codes.size + 4096:
         # Dense cell counts: no hashing, no sorting, no per-rating filtering.
         dense = np.bincount(value_codes * n_units + unit_codes, minlength=n_cells)
         table = dense.reshape(n_values, n_units)
@@ -166,22 +194,132 @@ def pairable_counts(
         return UnitValueCounts(
             m, table.sum(axis=1), n_values, dense=table, all_pairable=not dropped
         )
-    else:
-        m_all = np.bincount(unit_codes, weights=weights, minlength=n_units)
-        keep = m_all[unit_codes] >= 2
-        if weights is not None:
-            keep &= np.asarray(weights) > 0
-        key = unit_codes[keep] * n_values + value_codes[keep]
-        if weights is None:
-            cells, count = np.unique(key, return_counts=True)
-        else:
-            cells, inverse = np.unique(key, return_inverse=True)
-            count = np.bincount(inverse, weights=np.asarray(weights)[keep])
-        unit = cells // n_values
-        value = cells - unit * n_values
-        m = np.bincount(unit, weights=count, minlength=n_units)
+    m = np.bincount(unit_codes, minlength=n_units)
+    all_pairable = not (m == 1).any()  # a unit with one rating is the only kind dropped
+    slots = None
+    if coder_codes is not None:
+        slots = _coder_slots(unit_codes, coder_codes, value_codes, n_units, n_coders, n_values)
+    if not all_pairable:
+        keep = m[unit_codes] >= 2
+        unit_codes, value_codes = unit_codes[keep], value_codes[keep]
+        m[m < 2] = 0
+    n_c = np.bincount(value_codes, minlength=n_values)
+    return UnitValueCounts(
+        m,
+        n_c,
+        n_values,
+        ratings=(unit_codes, value_codes),
+        slots=slots,
+        all_pairable=all_pairable,
+    )
+
+
+def _coder_slots(
+    unit_codes: np.ndarray,
+    coder_codes: np.ndarray,
+    value_codes: np.ndarray,
+    n_units: int,
+    n_coders: int,
+    n_values: int,
+) -> np.ndarray | None:
+    """The (coders x units) matrix of value codes (``n_values``: not rated), or None.
+
+    None when there are more than ``_SLOT_PAIRS_MAX`` coders (too many coder pairs) or the
+    matrix would be much larger than the data.
+    """
+    cells = n_units * n_coders
+    if n_coders > _SLOT_PAIRS_MAX or cells > _DENSE_CELLS_PER_RATING * unit_codes.size + 4096:
+        return None
+    dtype = np.int32 if n_values < np.iinfo(np.int32).max else np.int64
+    slots = np.full(cells, n_values, dtype=dtype)
+    slots[np.asarray(coder_codes, dtype=np.int64) * n_units + unit_codes] = value_codes
+    return slots.reshape(n_coders, n_units)
+
+
+def _weighted_counts(
+    unit_codes: np.ndarray,
+    value_codes: np.ndarray,
+    n_units: int,
+    n_values: int,
+    weights: np.ndarray,
+) -> UnitValueCounts:
+    """:func:`pairable_counts` with a multiplicity for each rating."""
+    weights = np.asarray(weights)
+    m_all = np.bincount(unit_codes, weights=weights, minlength=n_units)
+    keep = (m_all[unit_codes] >= 2) & (weights > 0)
+    key = unit_codes[keep] * n_values + value_codes[keep]
+    cells, inverse = np.unique(key, return_inverse=True)
+    count = np.bincount(inverse, weights=weights[keep])
+    unit = cells // n_values
+    value = cells - unit * n_values
+    m = np.bincount(unit, weights=count, minlength=n_units)
     n_c = np.bincount(value, weights=count, minlength=n_values)
     return UnitValueCounts(m, n_c, n_values, entries=(unit, value, count))
+
+
+def _sorted_entries(
+    unit_codes: np.ndarray, value_codes: np.ndarray, n_values: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Non-empty (unit, value) cells and their counts, sorted by unit then value.
+
+    The sort key puts the unit in the high bits and the value in the low bits, so that
+    unit and value come back with a shift and a mask instead of an integer division.
+    """
+    shift = max(int(n_values - 1).bit_length(), 0)
+    key = np.left_shift(unit_codes, shift)
+    key |= value_codes
+    key.sort()
+    starts, count = _unit_runs(key)
+    value = key[starts]
+    unit = value >> shift
+    value &= (1 << shift) - 1
+    return unit, value, count
+
+
+def _unit_runs(unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start of each run of equal elements in sorted ``unit``, and the run's length.
+
+    For the unit column of the entries: each unit's block and its number of distinct values.
+    """
+    if unit.size == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    change = np.empty(unit.size, dtype=bool)
+    change[0] = True
+    np.not_equal(unit[1:], unit[:-1], out=change[1:])
+    starts = np.flatnonzero(change)
+    lengths = np.empty_like(starts)
+    np.subtract(starts[1:], starts[:-1], out=lengths[:-1])
+    lengths[-1] = unit.size - starts[-1]
+    return starts, lengths
+
+
+def unit_slots(counts: UnitValueCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The entries of each pairable unit as slots: ``(units, values, counts)``, or None.
+
+    ``values[s, i]`` and ``counts[s, i]`` are the ``s``-th distinct value of unit
+    ``units[i]`` and its count (count 0 past the unit's last value), for ``s`` below the
+    largest number of distinct values in a unit. None when that number is above
+    ``_SLOT_PAIRS_MAX`` (use :func:`within_unit_pairs`). Slot arrays are laid out slot-major,
+    so each slot is a contiguous row.
+    """
+    unit = counts.unit
+    if unit.size == 0:
+        return None
+    starts, distinct = _unit_runs(unit)
+    most = int(distinct.max())
+    if most > _SLOT_PAIRS_MAX:
+        return None
+    values = np.empty((most, starts.size), dtype=counts.value.dtype)
+    slot_counts = np.empty((most, starts.size), dtype=counts.count.dtype)
+    last = unit.size - 1
+    for s in range(most):
+        # Past a unit's last value the slot borrows the next unit's entry with count 0.
+        idx = np.minimum(starts + s, last) if s else starts
+        np.take(counts.value, idx, out=values[s], mode="clip")  # "clip": no buffering
+        np.take(counts.count, idx, out=slot_counts[s], mode="clip")
+        if s:
+            slot_counts[s][distinct <= s] = 0
+    return unit[starts], values, slot_counts
 
 
 def within_unit_pairs(counts: UnitValueCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -196,8 +334,7 @@ def within_unit_pairs(counts: UnitValueCounts) -> tuple[np.ndarray, np.ndarray, 
     if unit.size == 0:
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty, np.zeros(0)
-    starts = np.flatnonzero(np.concatenate(([True], unit[1:] != unit[:-1])))
-    distinct = np.diff(np.append(starts, unit.size))
+    starts, distinct = _unit_runs(unit)
     most = int(distinct.max())
     if most <= _SLOT_PAIRS_MAX:
         # Few distinct values per unit (few coders): one vectorised step per pair of slots.

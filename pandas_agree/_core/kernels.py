@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from .counts import UnitValueCounts, column_squares, within_unit_pairs
+from .counts import UnitValueCounts, column_squares, unit_slots, within_unit_pairs
 
 __all__ = [
     "Kernel",
@@ -33,6 +33,13 @@ __all__ = [
 
 # Number of matrix cells a blocked evaluation may hold at once (about 32 MiB of float64).
 BLOCK_CELLS = 1 << 22
+
+# A set kernel tabulates the distance of every pair of values (a V x V table) when that
+# table has at most this many cells, or at most as many cells as there are pairs to look up
+# (counted by ``_TABLE_CELLS_PER_PAIR``), whichever is larger, and never more than
+# ``BLOCK_CELLS``. Otherwise it evaluates only the pairs that occur.
+SMALL_TABLE_CELLS = 1 << 16
+_TABLE_CELLS_PER_PAIR = 8
 
 DeltaCodes = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -200,11 +207,14 @@ class ScoreKernel(Kernel):
 
 
 def _pair_sum_by_unit(
-    counts: UnitValueCounts, delta_pairs: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    counts: UnitValueCounts,
+    delta_pairs: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    table: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per-unit ``sum n_uc n_uk delta_ck / (m_u - 1)`` over ordered pairs of distinct values.
 
-    ``delta_pairs(c, k)`` is evaluated once per distinct value pair that meets in a unit.
+    ``delta_pairs(c, k)`` is evaluated once per distinct value pair that meets in a unit,
+    unless the full ``V x V`` ``table`` of distances is given.
     """
     first, second, weight = within_unit_pairs(counts)
     out = np.zeros(counts.m.size)
@@ -212,6 +222,10 @@ def _pair_sum_by_unit(
         return out
     c = counts.value[first]
     k = counts.value[second]  # c < k: entries are sorted by value within a unit
+    if table is not None:
+        contrib = weight * table[c, k]
+        contrib *= 2.0
+        return np.bincount(counts.unit[first], weights=contrib, minlength=out.size)
     key = c * counts.n_values + k
     n_keys = counts.n_values * counts.n_values
     if n_keys <= max(BLOCK_CELLS, 4 * key.size):
@@ -230,6 +244,46 @@ def _pair_sum_by_unit(
     return np.bincount(counts.unit[first], weights=contrib, minlength=out.size)
 
 
+def _padded(table: np.ndarray) -> np.ndarray:
+    """``table`` with a row and a column of zeros appended (the code ``V`` means "no value")."""
+    v = table.shape[0]
+    out = np.zeros((v + 1, v + 1))
+    out[:v, :v] = table
+    return out
+
+
+def _table_sum_by_unit(counts: UnitValueCounts, padded: np.ndarray) -> np.ndarray:
+    """:func:`_pair_sum_by_unit` with a distance table (``V + 1`` square, see :func:`_padded`).
+
+    With few coders, each pair of coders is one vectorised lookup over the reliability
+    matrix (``counts.slots``); with few distinct values per unit, each pair of slots of the
+    sorted entries is. Neither builds per-pair arrays.
+    """
+    m = counts.m
+    if counts.slots is not None:
+        rows = counts.slots
+        acc = np.zeros(rows.shape[1])
+        for t in range(1, rows.shape[0]):
+            for s in range(t):
+                acc += padded[rows[s], rows[t]]
+        out = np.zeros(m.size)
+        np.divide(2.0 * acc, m - 1.0, out=out, where=m >= 2)
+        return out
+    slots = unit_slots(counts)
+    if slots is None:
+        return _pair_sum_by_unit(counts, lambda c, k: padded[c, k], table=padded)
+    units, values, slot_counts = slots
+    acc = np.zeros(units.size)
+    for t in range(1, values.shape[0]):
+        for s in range(t):
+            acc += slot_counts[s] * slot_counts[t] * padded[values[s], values[t]]
+    out = np.zeros(m.size)
+    m = m[units]
+    np.divide(2.0 * acc, m - 1.0, out=acc, where=m >= 2)
+    out[units] = acc
+    return out
+
+
 class PairwiseKernel(Kernel):
     """Any distance given as a vectorised ``delta(c_codes, k_codes)`` on the value domain.
 
@@ -243,8 +297,13 @@ class PairwiseKernel(Kernel):
         self.delta_codes = delta_codes
         self.n_values = n_values
         self._dense: np.ndarray | None = None
+        self._padded: np.ndarray | None = None
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        if self.dense() is not None:
+            if self._padded is None:
+                self._padded = _padded(self._dense)
+            return _table_sum_by_unit(counts, self._padded)
         return _pair_sum_by_unit(counts, self.delta_codes)
 
     def delta_pairs(self, c: np.ndarray, k: np.ndarray, n_c: np.ndarray) -> np.ndarray:
@@ -323,6 +382,25 @@ class SetKernel(Kernel):
         self.sizes = np.asarray(self.incidence.sum(axis=1)).ravel()
         self.delta_stats = delta_stats
         self._similar: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._table: np.ndarray | None = None
+
+    def table(self, n_lookups: int = 0) -> np.ndarray | None:
+        """The distance table, when it is small next to ``n_lookups`` (else None).
+
+        Built once from the dense intersection matrix and kept, with a zero row and column
+        appended (:func:`_padded`); the diagonal is exactly 0.
+        """
+        v = self.incidence.shape[0]
+        cells = v * v
+        small = cells <= max(SMALL_TABLE_CELLS, _TABLE_CELLS_PER_PAIR * n_lookups)
+        if self._table is None and small and cells <= BLOCK_CELLS:
+            inter = np.asarray((self.incidence @ self.binary.T).todense(), dtype=float)
+            table = np.asarray(
+                self.delta_stats(inter, self.sizes[:, None], self.sizes[None, :]), dtype=float
+            )
+            np.fill_diagonal(table, 0.0)
+            self._table = _padded(table)
+        return self._table
 
     def delta_codes(self, c: np.ndarray, k: np.ndarray) -> np.ndarray:
         """Distances between the sets with codes ``c`` and ``k`` (elementwise)."""
@@ -332,10 +410,15 @@ class SetKernel(Kernel):
         return self.delta_stats(inter, self.sizes[c], self.sizes[k])
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        table = self.table(int(counts.n))
+        if table is not None:
+            return _table_sum_by_unit(counts, table)
         return _pair_sum_by_unit(counts, self.delta_codes)
 
     def delta_pairs(self, c: np.ndarray, k: np.ndarray, n_c: np.ndarray) -> np.ndarray:
         c, k = np.asarray(c), np.asarray(k)
+        if self._table is not None:
+            return self._table[c, k]
         out = np.zeros(c.shape)
         off = c != k
         if off.any():
@@ -387,6 +470,9 @@ class SetKernel(Kernel):
 
     def expected_sum(self, n_c: np.ndarray) -> float:
         n_c = np.asarray(n_c, dtype=float)
+        if self._table is not None:
+            v = n_c.size
+            return float(n_c @ self._table[:v, :v] @ n_c)
         c, k, s = self.similar_pairs()
         all_pairs = n_c.sum() ** 2 - (n_c**2).sum()
         return float(all_pairs - 2.0 * (n_c[c] * n_c[k] * s).sum())
