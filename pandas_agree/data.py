@@ -116,18 +116,11 @@ def _small_int_codes(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     else:
         as_int = np.asarray(arr, dtype=np.intp)
     limit = 4 * arr.size + 1024
-    hi = int(as_int.max())
-    try:  # non-negative codes (the common case): no shift needed
-        if hi > limit:
-            raise ValueError
-        present = np.bincount(as_int) > 0
-        lo, offset = 0, as_int
-    except ValueError:
-        lo = int(as_int.min())
-        if hi - lo > limit:
-            return None
-        offset = as_int - lo
-        present = np.bincount(offset) > 0
+    lo, hi = int(as_int.min()), int(as_int.max())
+    if hi - lo > limit:
+        return None
+    offset = as_int - lo if lo else as_int
+    present = np.bincount(offset) > 0
     labels = (lo + np.flatnonzero(present)).astype(arr.dtype)
     if present.all():
         return offset, labels
@@ -328,8 +321,10 @@ def _value_domain(
 def _has_duplicates(key: np.ndarray, n_cells: int) -> bool:
     if key.size < 2:
         return False
-    if n_cells <= 4 * key.size + 1024:
-        return bool(np.bincount(key, minlength=n_cells).max() > 1)
+    if n_cells <= 4 * key.size + 1024:  # mark the cells: fewer marks than keys is a repeat
+        marked = np.zeros(n_cells, dtype=bool)
+        marked[key] = True
+        return int(np.count_nonzero(marked)) < key.size
     ordered = np.sort(key)
     return bool((ordered[1:] == ordered[:-1]).any())
 

@@ -264,10 +264,12 @@ def fit_alpha(
         raise no_pairable_error(coded.n_ratings, len(coded.units), len(coded.coders))
     if kernel is None:
         kernel = make_kernel(dist, coded, element_weights)
-    coder_codes = coded.coder_codes
-    if not counts.all_pairable:
-        coder_codes = coder_codes[counts.m[coded.unit_codes] >= 2]
-    n_coders = int(np.count_nonzero(np.bincount(coder_codes)))
+    n_coders = counts.n_coders_pairable()
+    if n_coders is None:
+        coder_codes = coded.coder_codes
+        if not counts.all_pairable:
+            coder_codes = coder_codes[counts.m[coded.unit_codes] >= 2]
+        n_coders = int(np.count_nonzero(np.bincount(coder_codes)))
     return alpha_result(counts, kernel, dist, n_coders, coded=coded, source=source)
 
 

@@ -17,9 +17,10 @@ __all__ = [
     "within_unit_pairs",
 ]
 
-# A dense bincount over all (unit, value) cells is used while it has at most this many cells
-# per rating (plus a small constant); sparser tables are sorted instead.
+# A dense table over all (unit, value) or (coder, unit) cells is used while it has at most
+# this many cells per rating, or at most _DENSE_MIN_CELLS cells; sparser tables are not built.
 _DENSE_CELLS_PER_RATING = 8
+_DENSE_MIN_CELLS = 4096
 
 # Up to this many distinct values in a unit, within-unit pairs are listed slot by slot.
 _SLOT_PAIRS_MAX = 8
@@ -78,7 +79,11 @@ class UnitValueCounts:
 
     def _get_entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self._entries is None and self.dense is None:
-            self._entries = _sorted_entries(*self._ratings, self.n_values)
+            unit, value = self._ratings
+            if not self.all_pairable:
+                keep = self.m[unit] > 0
+                unit, value = unit[keep], value[keep]
+            self._entries = _sorted_entries(unit, value, self.n_values)
             self._ratings = None
         elif self._entries is None:
             by_unit = np.ascontiguousarray(self.dense.T)
@@ -86,6 +91,25 @@ class UnitValueCounts:
             unit = cells // self.n_values
             self._entries = (unit, cells - unit * self.n_values, by_unit.ravel()[cells])
         return self._entries
+
+    def n_coders_pairable(self) -> int | None:
+        """Number of coders with a value in a pairable unit, from ``slots`` (else None).
+
+        Each coder's row is scanned in chunks and the scan stops at the first such value,
+        so the usual case (every coder rated an early pairable unit) costs one chunk.
+        """
+        if self.slots is None:
+            return None
+        pairable = self.m >= 2
+        chunk = 1 << 16
+        found = 0
+        for row in self.slots:
+            for start in range(0, row.size, chunk):
+                stop = start + chunk
+                if ((row[start:stop] != self.n_values) & pairable[start:stop]).any():
+                    found += 1
+                    break
+        return found
 
     @property
     def unit(self) -> np.ndarray:
@@ -168,7 +192,8 @@ def pairable_counts(
     coder_codes : ndarray of int, optional
         The coder of each rating, in ``range(n_coders)``, when every (unit, coder) pair
         has at most one rating. With few coders this keeps the reliability matrix as
-        ``slots``, which lets kernels with a distance table skip the sorted entries.
+        ``slots`` (instead of a dense values-by-units table), from which every kernel
+        gets the observed disagreement without sorted entries.
     n_coders : int
         Size of the coder domain (with ``coder_codes``).
 
@@ -180,8 +205,13 @@ def pairable_counts(
     value_codes = np.asarray(value_codes, dtype=np.int64)
     if weights is not None:
         return _weighted_counts(unit_codes, value_codes, n_units, n_values, weights)
+    slots = None
+    if coder_codes is not None:
+        slots = _coder_slots(unit_codes, coder_codes, value_codes, n_units, n_coders, n_values)
     n_cells = n_units * n_values
-    if n_cells <= _DENSE_CELLS_PER_RATING * unit_codes.size + 4096:
+    if slots is None and n_cells <= max(
+        _DENSE_CELLS_PER_RATING * unit_codes.size, _DENSE_MIN_CELLS
+    ):
         # Dense cell counts: no hashing, no sorting, no per-rating filtering.
         dense = np.bincount(value_codes * n_units + unit_codes, minlength=n_cells)
         table = dense.reshape(n_values, n_units)
@@ -195,15 +225,16 @@ def pairable_counts(
             m, table.sum(axis=1), n_values, dense=table, all_pairable=not dropped
         )
     m = np.bincount(unit_codes, minlength=n_units)
-    all_pairable = not (m == 1).any()  # a unit with one rating is the only kind dropped
-    slots = None
-    if coder_codes is not None:
-        slots = _coder_slots(unit_codes, coder_codes, value_codes, n_units, n_coders, n_values)
-    if not all_pairable:
-        keep = m[unit_codes] >= 2
-        unit_codes, value_codes = unit_codes[keep], value_codes[keep]
-        m[m < 2] = 0
     n_c = np.bincount(value_codes, minlength=n_values)
+    single = m == 1  # a unit with one rating is the only kind dropped
+    all_pairable = not single.any()
+    if not all_pairable:
+        if slots is not None:  # the lone value of a unit is its smallest slot
+            lone = slots.take(np.flatnonzero(single), axis=1).min(axis=0)
+            n_c -= np.bincount(lone, minlength=n_values)
+        else:
+            n_c = np.bincount(value_codes[~single[unit_codes]], minlength=n_values)
+        m[single] = 0
     return UnitValueCounts(
         m,
         n_c,
@@ -212,6 +243,11 @@ def pairable_counts(
         slots=slots,
         all_pairable=all_pairable,
     )
+
+
+def _small_enough(n_cells: int, n_ratings: int) -> bool:
+    """Whether a dense table of ``n_cells`` cells is worth building for ``n_ratings`` ratings."""
+    return n_cells <= max(_DENSE_CELLS_PER_RATING * n_ratings, _DENSE_MIN_CELLS)
 
 
 def _coder_slots(
@@ -228,9 +264,11 @@ def _coder_slots(
     matrix would be much larger than the data.
     """
     cells = n_units * n_coders
-    if n_coders > _SLOT_PAIRS_MAX or cells > _DENSE_CELLS_PER_RATING * unit_codes.size + 4096:
+    if n_coders > _SLOT_PAIRS_MAX or cells > max(
+        _DENSE_CELLS_PER_RATING * unit_codes.size, _DENSE_MIN_CELLS
+    ):
         return None
-    dtype = np.int32 if n_values < np.iinfo(np.int32).max else np.int64
+    dtype = np.min_scalar_type(n_values)  # codes 0..V, V meaning "not rated"
     slots = np.full(cells, n_values, dtype=dtype)
     slots[np.asarray(coder_codes, dtype=np.int64) * n_units + unit_codes] = value_codes
     return slots.reshape(n_coders, n_units)

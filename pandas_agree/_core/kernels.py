@@ -101,10 +101,41 @@ class Kernel:
         )
 
 
+def _slot_sum_by_unit(
+    counts: UnitValueCounts, pair_term: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """Per-unit observed terms from the reliability matrix (``counts.slots``).
+
+    ``pair_term(a, b)`` gives, for two coders' rows of value codes, each unit's distance
+    between the two values (0 where either coder gave none, code ``V``). The unit's term is
+    ``2 * sum_{s<t} pair_term / (m_u - 1)``: one vectorised step per pair of coders.
+    """
+    rows = counts.slots
+    acc = np.zeros(rows.shape[1])
+    for t in range(1, rows.shape[0]):
+        for s in range(t):
+            acc += pair_term(rows[s], rows[t])
+    m = counts.m
+    out = np.zeros(m.size)
+    np.divide(2.0 * acc, m - 1.0, out=out, where=m >= 2)
+    return out
+
+
 class NominalKernel(Kernel):
     """``delta = 0`` for equal values, 1 otherwise: closed forms, no value pairs at all."""
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        if counts.slots is not None:
+            # m_u (m_u - 1) ordered pairs, less twice the agreeing coder pairs, over m_u - 1.
+            rows, missing = counts.slots, counts.n_values
+            agree = np.zeros(rows.shape[1])
+            for t in range(1, rows.shape[0]):
+                for s in range(t):
+                    agree += (rows[s] == rows[t]) & (rows[s] != missing)
+            m = counts.m.astype(float)
+            out = np.zeros(m.size)
+            np.divide(m * (m - 1.0) - 2.0 * agree, m - 1.0, out=out, where=m >= 2)
+            return out
         if counts.dense is not None:
             squares = column_squares(counts.dense).astype(float)
         else:
@@ -146,6 +177,17 @@ class ScoreKernel(Kernel):
         return midranks(n_c) if self.ordinal else self.scores
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
+        if counts.slots is not None:
+            x = np.append(self._scores(counts.n_c), 0.0)  # code V (no value) scores 0
+            missing = counts.n_values
+
+            def squared_gap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+                gap = x[a] - x[b]
+                gap *= gap
+                gap[(a == missing) | (b == missing)] = 0.0
+                return gap
+
+            return _slot_sum_by_unit(counts, squared_gap)
         x = self._scores(counts.n_c)[counts.value]
         m = counts.m
         total = np.bincount(counts.unit, weights=counts.count * x, minlength=m.size)
@@ -261,14 +303,7 @@ def _table_sum_by_unit(counts: UnitValueCounts, padded: np.ndarray) -> np.ndarra
     """
     m = counts.m
     if counts.slots is not None:
-        rows = counts.slots
-        acc = np.zeros(rows.shape[1])
-        for t in range(1, rows.shape[0]):
-            for s in range(t):
-                acc += padded[rows[s], rows[t]]
-        out = np.zeros(m.size)
-        np.divide(2.0 * acc, m - 1.0, out=out, where=m >= 2)
-        return out
+        return _slot_sum_by_unit(counts, lambda a, b: padded[a, b])
     slots = unit_slots(counts)
     if slots is None:
         return _pair_sum_by_unit(counts, lambda c, k: padded[c, k], table=padded)
