@@ -177,23 +177,26 @@ class ScoreKernel(Kernel):
         return midranks(n_c) if self.ordinal else self.scores
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
-        if counts.slots is not None:
-            x = np.append(self._scores(counts.n_c), 0.0)  # code V (no value) scores 0
-            missing = counts.n_values
-
-            def squared_gap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-                gap = x[a] - x[b]
-                gap *= gap
-                gap[(a == missing) | (b == missing)] = 0.0
-                return gap
-
-            return _slot_sum_by_unit(counts, squared_gap)
-        x = self._scores(counts.n_c)[counts.value]
         m = counts.m
-        total = np.bincount(counts.unit, weights=counts.count * x, minlength=m.size)
-        mean = np.divide(total, m, out=np.zeros(m.size), where=m > 0)
-        dev = x - mean[counts.unit]
-        ss = np.bincount(counts.unit, weights=counts.count * dev**2, minlength=m.size)
+        if counts.slots is not None:
+            # The same moments from the reliability matrix, one coder's row at a time.
+            x = np.append(self._scores(counts.n_c), 0.0)  # code V (no value) scores 0
+            total = np.zeros(m.size)
+            for row in counts.slots:
+                total += x[row]
+            mean = np.divide(total, m, out=np.zeros(m.size), where=m > 0)
+            ss = np.zeros(m.size)
+            for row in counts.slots:
+                dev = x[row] - mean
+                dev *= dev
+                dev[row == counts.n_values] = 0.0
+                ss += dev
+        else:
+            x = self._scores(counts.n_c)[counts.value]
+            total = np.bincount(counts.unit, weights=counts.count * x, minlength=m.size)
+            mean = np.divide(total, m, out=np.zeros(m.size), where=m > 0)
+            dev = x - mean[counts.unit]
+            ss = np.bincount(counts.unit, weights=counts.count * dev**2, minlength=m.size)
         out = np.zeros(m.size)
         ok = m >= 2
         out[ok] = 2.0 * m[ok] * ss[ok] / (m[ok] - 1.0)
