@@ -7,6 +7,7 @@ frozenset; an empty set is a coded value, not missing.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -247,6 +248,8 @@ def _domain_from_distinct(
                 f"scalars (e.g. {distinct[kind == 2][0]!r}); use a set distance (a scalar then "
                 "counts as a one-element set) or make every value a set"
             )
+        if categories is None and not kind.any():  # distinct frozensets: already the domain
+            return codes, pd.Index(distinct, dtype=object), False, True
         normalised = np.empty(distinct.size, dtype=object)
         normalised[:] = [
             x if k == 0 else _to_set(x, column) if k == 1 else frozenset((x,))
@@ -485,13 +488,15 @@ def set_incidence(values: pd.Index, element_weights: Any = None) -> tuple[sp.csr
     ``element_weights`` (a mapping or a callable element -> weight) puts weights in the cells.
     """
     lengths = np.fromiter((len(s) for s in values), dtype=np.intp, count=len(values))
-    flat = [e for s in values for e in s]
-    elem_codes, elements = pd.factorize(pd.Series(flat, dtype=object))
-    data = np.ones(len(flat))
+    flat = np.fromiter(itertools.chain.from_iterable(values), dtype=object, count=lengths.sum())
+    elem_codes, elements = pd.factorize(flat)
+    data = np.ones(flat.size)
     if element_weights is not None:
         data = _element_weight_array(elements, element_weights)[elem_codes]
-    rows = np.repeat(np.arange(len(values)), lengths)
-    matrix = sp.csr_matrix((data, (rows, elem_codes)), shape=(len(values), len(elements)))
+    # Row c lists the elements of set c (each once): the CSR layout, with no conversion.
+    indptr = np.concatenate(([0], np.cumsum(lengths)))
+    matrix = sp.csr_matrix((data, elem_codes, indptr), shape=(len(values), len(elements)))
+    matrix.sort_indices()
     return matrix, pd.Index(elements, dtype=object)
 
 

@@ -232,6 +232,24 @@ def test_empty_set_is_a_value_not_missing():
     assert (res_missing.n_units, res_missing.n_pairable) == (2, 4)
 
 
+def test_set_elements_may_be_tuples():
+    # Spans as (start, end) tuples. Hand computation from Krippendorff's definition with
+    # Passonneau's (2006) MASI: unit 1 compares {(1,2),(3,4)} with {(1,2)} (J = 1/2,
+    # subset M = 2/3, distance 2/3), unit 2 agrees. D_o = 2 * (2/3) / 4 = 1/3; of the 12
+    # ordered pairs of the 4 values, 2 are at 2/3 and 8 are disjoint (1): D_e = (28/3)/12.
+    span = frozenset
+    df = pd.DataFrame(
+        {
+            "unit": [1, 1, 2, 2],
+            "coder": ["a", "b"] * 2,
+            "value": [span({(1, 2), (3, 4)}), span({(1, 2)}), span({(5, 6)}), span({(5, 6)})],
+        }
+    )
+    res = pa.alpha(df, "masi")
+    assert (res.observed, res.expected) == (pytest.approx(1 / 3), pytest.approx(7 / 9))
+    assert res.alpha == pytest.approx(4 / 7)
+
+
 @pytest.mark.parametrize("missing", [None, np.nan, pd.NA])
 def test_missing_markers_are_dropped(missing):
     df = KRIPP()
