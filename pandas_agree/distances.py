@@ -74,7 +74,9 @@ class Distance:
         The distance as a plain function of two values.
     kernel : callable, optional
         ``numeric``: ``kernel(x, y)`` on float arrays; ``set``: ``kernel(inter, size_a,
-        size_b)`` on float arrays of (weighted) intersection and set sizes.
+        size_b)`` on 1-D float arrays of (weighted) intersection and set sizes. A set
+        kernel that gives 1 for disjoint sets (as Jaccard, Dice and MASI do) lets alpha
+        skip disjoint pairs; any other is evaluated on every pair of distinct values.
     weighted : bool
         A set distance whose sizes are sums of element weights (``weights=`` is required).
     """

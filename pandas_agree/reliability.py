@@ -133,7 +133,11 @@ def make_kernel(dist: Distance, coded: CodedData, element_weights: Any = None) -
         if not coded.is_set:
             values = pd.Index([frozenset([v]) for v in values], dtype=object)
         incidence, _ = set_incidence(values, element_weights)
-        return SetKernel(incidence, dist.kernel)
+        kernel = SetKernel(incidence, dist.kernel)
+        if kernel.disjoint_is_one():
+            return kernel
+        # A set distance that is not 1 for disjoint sets: every pair of values counts.
+        return PairwiseKernel(kernel.delta_codes, len(values))
     return PairwiseKernel(_callable_delta(dist, coded), len(coded.values))
 
 

@@ -209,9 +209,7 @@ def pairable_counts(
     if coder_codes is not None:
         slots = _coder_slots(unit_codes, coder_codes, value_codes, n_units, n_coders, n_values)
     n_cells = n_units * n_values
-    if slots is None and n_cells <= max(
-        _DENSE_CELLS_PER_RATING * unit_codes.size, _DENSE_MIN_CELLS
-    ):
+    if slots is None and _small_enough(n_cells, unit_codes.size):
         # Dense cell counts: no hashing, no sorting, no per-rating filtering.
         dense = np.bincount(value_codes * n_units + unit_codes, minlength=n_cells)
         table = dense.reshape(n_values, n_units)
@@ -264,9 +262,7 @@ def _coder_slots(
     matrix would be much larger than the data.
     """
     cells = n_units * n_coders
-    if n_coders > _SLOT_PAIRS_MAX or cells > max(
-        _DENSE_CELLS_PER_RATING * unit_codes.size, _DENSE_MIN_CELLS
-    ):
+    if n_coders > _SLOT_PAIRS_MAX or not _small_enough(cells, unit_codes.size):
         return None
     dtype = np.min_scalar_type(n_values)  # codes 0..V, V meaning "not rated"
     slots = np.full(cells, n_values, dtype=dtype)

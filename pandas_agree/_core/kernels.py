@@ -188,8 +188,8 @@ class ScoreKernel(Kernel):
             ss = np.zeros(m.size)
             for row in counts.slots:
                 dev = x[row] - mean
+                dev[row == counts.n_values] = 0.0  # before squaring: no spurious overflow
                 dev *= dev
-                dev[row == counts.n_values] = 0.0
                 ss += dev
         else:
             x = self._scores(counts.n_c)[counts.value]
@@ -400,6 +400,10 @@ class PairwiseKernel(Kernel):
 class SetKernel(Kernel):
     """Set distances that are 1 for disjoint sets: only intersecting pairs need work.
 
+    (A vectorised set distance that is not 1 for some disjoint pair is evaluated on every
+    pair of values instead: see :meth:`disjoint_is_one` and
+    :func:`pandas_agree.reliability.make_kernel`.)
+
     ``E = (n^2 - sum n_c^2) - sum_{c != k, A_c & A_k != {}} n_c n_k s_ck`` with similarity
     ``s = 1 - delta``. Intersecting pairs of distinct sets come from the sparse product of the
     value-by-element incidence matrix with its transpose, computed in row blocks.
@@ -433,12 +437,29 @@ class SetKernel(Kernel):
         small = cells <= max(SMALL_TABLE_CELLS, _TABLE_CELLS_PER_PAIR * n_lookups)
         if self._table is None and small and cells <= BLOCK_CELLS:
             inter = np.asarray((self.incidence @ self.binary.T).todense(), dtype=float)
-            table = np.asarray(
-                self.delta_stats(inter, self.sizes[:, None], self.sizes[None, :]), dtype=float
-            )
+            # Flat arrays of equal length, as every other call of ``delta_stats`` passes.
+            flat = self.delta_stats(inter.ravel(), np.repeat(self.sizes, v), np.tile(self.sizes, v))
+            table = np.asarray(flat, dtype=float).reshape(v, v)
             np.fill_diagonal(table, 0.0)
             self._table = _padded(table)
         return self._table
+
+    def disjoint_is_one(self, most: int = 2048) -> bool:
+        """Whether ``delta_stats`` gives 1 for every pair of disjoint sets of this domain.
+
+        Every built-in set distance does (Jaccard, Dice, MASI and their variants), and the
+        sums above rely on it. The check evaluates ``delta_stats(0, a, b)`` for every pair of
+        set sizes in the domain, or for ``most`` sizes spread over their range when there
+        are more distinct sizes (weighted sets).
+        """
+        sizes = np.unique(self.sizes)
+        if sizes.size > most:
+            sizes = np.quantile(sizes, np.linspace(0.0, 1.0, most), method="nearest")
+        a = np.repeat(sizes, sizes.size)
+        b = np.tile(sizes, sizes.size)
+        some = (a > 0) | (b > 0)  # two empty sets are equal, not disjoint
+        out = np.asarray(self.delta_stats(np.zeros(int(some.sum())), a[some], b[some]))
+        return bool(np.all(out == 1.0))
 
     def delta_codes(self, c: np.ndarray, k: np.ndarray) -> np.ndarray:
         """Distances between the sets with codes ``c`` and ``k`` (elementwise)."""
