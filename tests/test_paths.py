@@ -182,16 +182,21 @@ def test_many_distinct_values_per_unit(seed):
     check_routes(df.assign(value=[frozenset({v % 5, v % 3}) for v in df["value"]]), "masi")
 
 
-def test_table_and_pair_routes_give_the_same_per_unit_terms():
-    rng = np.random.default_rng(11)
-    labels = list("abcdefgh")
+def random_sets(seed, labels, n_units, sizes, rated) -> pd.DataFrame:
+    """Three coders; each rates a unit with probability ``rated``, with a set of
+    ``sizes[0]`` to ``sizes[1] - 1`` of ``labels``."""
+    rng = np.random.default_rng(seed)
     rows = [
-        (u, c, frozenset(rng.choice(labels, size=rng.integers(0, 4), replace=False)))
-        for u in range(200)
+        (u, c, frozenset(rng.choice(list(labels), size=rng.integers(*sizes), replace=False)))
+        for u in range(n_units)
         for c in range(3)
-        if rng.random() < 0.8
+        if rng.random() < rated
     ]
-    df = pd.DataFrame(rows, columns=["unit", "coder", "value"])
+    return pd.DataFrame(rows, columns=["unit", "coder", "value"])
+
+
+def test_table_and_pair_routes_give_the_same_per_unit_terms():
+    df = random_sets(seed=11, labels="abcdefgh", n_units=200, sizes=(0, 4), rated=0.8)
     per_unit = {}
     for name in ROUTES:
         with route(name):
@@ -242,15 +247,8 @@ def test_vectorised_set_distances_by_every_route(df, distance):
 def test_reports_and_bootstrap_by_every_route():
     # Per-group alphas (report) and resampled units (bootstrap) read the counts in their
     # own ways; every route gives the same numbers, replicate for replicate.
-    rng = np.random.default_rng(5)
-    labels = list("abcdef")
-    rows = [
-        (u, c, frozenset(rng.choice(labels, size=rng.integers(1, 3), replace=False)))
-        for u in range(120)
-        for c in range(3)
-        if rng.random() < 0.85
-    ]
-    df = pd.DataFrame(rows, columns=["unit", "coder", "value"]).assign(g=lambda d: d.unit % 4)
+    df = random_sets(seed=5, labels="abcdef", n_units=120, sizes=(1, 3), rated=0.85)
+    df = df.assign(g=df["unit"] % 4)
     reports, replicates = {}, {}
     for name in ROUTES:
         with route(name):
