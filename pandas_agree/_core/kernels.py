@@ -115,9 +115,16 @@ def _slot_sum_by_unit(
     for t in range(1, rows.shape[0]):
         for s in range(t):
             acc += pair_term(rows[s], rows[t])
-    m = counts.m
+    return _unit_terms(acc, counts.m)
+
+
+def _unit_terms(pair_sums: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """``2 * pair_sums / (m - 1)`` for units with ``m >= 2``, 0 for the others.
+
+    ``pair_sums`` holds each unit's sum of distances over its unordered pairs of values.
+    """
     out = np.zeros(m.size)
-    np.divide(2.0 * acc, m - 1.0, out=out, where=m >= 2)
+    np.divide(2.0 * pair_sums, m - 1.0, out=out, where=m >= 2)
     return out
 
 
@@ -126,16 +133,12 @@ class NominalKernel(Kernel):
 
     def observed_by_unit(self, counts: UnitValueCounts) -> np.ndarray:
         if counts.slots is not None:
-            # m_u (m_u - 1) ordered pairs, less twice the agreeing coder pairs, over m_u - 1.
-            rows, missing = counts.slots, counts.n_values
-            agree = np.zeros(rows.shape[1])
-            for t in range(1, rows.shape[0]):
-                for s in range(t):
-                    agree += (rows[s] == rows[t]) & (rows[s] != missing)
-            m = counts.m.astype(float)
-            out = np.zeros(m.size)
-            np.divide(m * (m - 1.0) - 2.0 * agree, m - 1.0, out=out, where=m >= 2)
-            return out
+            missing = counts.n_values
+
+            def differ(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+                return (a != b) & (a != missing) & (b != missing)
+
+            return _slot_sum_by_unit(counts, differ)
         if counts.dense is not None:
             squares = column_squares(counts.dense).astype(float)
         else:
@@ -252,14 +255,11 @@ class ScoreKernel(Kernel):
 
 
 def _pair_sum_by_unit(
-    counts: UnitValueCounts,
-    delta_pairs: Callable[[np.ndarray, np.ndarray], np.ndarray],
-    table: np.ndarray | None = None,
+    counts: UnitValueCounts, delta_pairs: Callable[[np.ndarray, np.ndarray], np.ndarray]
 ) -> np.ndarray:
     """Per-unit ``sum n_uc n_uk delta_ck / (m_u - 1)`` over ordered pairs of distinct values.
 
-    ``delta_pairs(c, k)`` is evaluated once per distinct value pair that meets in a unit,
-    unless the full ``V x V`` ``table`` of distances is given.
+    ``delta_pairs(c, k)`` is evaluated once per distinct value pair that meets in a unit.
     """
     first, second, weight = within_unit_pairs(counts)
     out = np.zeros(counts.m.size)
@@ -267,10 +267,6 @@ def _pair_sum_by_unit(
         return out
     c = counts.value[first]
     k = counts.value[second]  # c < k: entries are sorted by value within a unit
-    if table is not None:
-        contrib = weight * table[c, k]
-        contrib *= 2.0
-        return np.bincount(counts.unit[first], weights=contrib, minlength=out.size)
     key = c * counts.n_values + k
     n_keys = counts.n_values * counts.n_values
     if n_keys <= max(BLOCK_CELLS, 4 * key.size):
@@ -304,22 +300,17 @@ def _table_sum_by_unit(counts: UnitValueCounts, padded: np.ndarray) -> np.ndarra
     matrix (``counts.slots``); with few distinct values per unit, each pair of slots of the
     sorted entries is. Neither builds per-pair arrays.
     """
-    m = counts.m
     if counts.slots is not None:
         return _slot_sum_by_unit(counts, lambda a, b: padded[a, b])
     slots = unit_slots(counts)
     if slots is None:
-        return _pair_sum_by_unit(counts, lambda c, k: padded[c, k], table=padded)
+        return _pair_sum_by_unit(counts, lambda c, k: padded[c, k])
     units, values, slot_counts = slots
-    acc = np.zeros(units.size)
+    acc = np.zeros(counts.m.size)
     for t in range(1, values.shape[0]):
         for s in range(t):
-            acc += slot_counts[s] * slot_counts[t] * padded[values[s], values[t]]
-    out = np.zeros(m.size)
-    m = m[units]
-    np.divide(2.0 * acc, m - 1.0, out=acc, where=m >= 2)
-    out[units] = acc
-    return out
+            acc[units] += slot_counts[s] * slot_counts[t] * padded[values[s], values[t]]
+    return _unit_terms(acc, counts.m)
 
 
 class PairwiseKernel(Kernel):
