@@ -8,7 +8,7 @@ then merges and deduplicates the sets; :func:`pandas_agree.data.prepare` is the 
 shape of the value column                  feeder
 =========================================  =============================================
 Arrow list column (``pd.ArrowDtype``)      :func:`from_arrow` (``pyarrow.compute``)
-Python lists, tuples, sets, numpy arrays   :func:`from_objects` (one flattening pass)
+Python lists, tuples, sets, numpy arrays   :func:`from_objects` (pyarrow, else one pass)
 delimited strings with ``sep=``            :func:`from_strings` (Arrow or ``str.split``)
 distinct hashable values (frozensets)      :func:`from_distinct` (work on distinct values)
 =========================================  =============================================
@@ -63,6 +63,9 @@ __all__ = [
 SEPARATOR_HINTS = (";", ",", "|", "/")
 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
+# Cells that pyarrow converts to a list (frozensets it refuses), and missing cells.
+_LIST_TYPES = (list, tuple, set, np.ndarray)
+_ARROW_CELL_TYPES = {list, tuple, set, np.ndarray, float, type(None)}
 
 
 @dataclass(frozen=True)
@@ -181,13 +184,10 @@ def from_objects(
     ``check_strings``, a scalar string that looks like several labels raises
     :class:`~pandas_agree.errors.AmbiguousValuesError` (see :func:`check_separators`).
     """
+    form = _lists_through_arrow(arr)  # one C++ pass, checked afterwards
+    if form is not None:
+        return form
     types = set(map(type, arr))
-    # Arrow's C++ converter, when every cell is a list (pyarrow would read a string as a
-    # list of its characters, so only lists, tuples, arrays and missing cells qualify)
-    if types <= {list, tuple, np.ndarray, float, type(None)}:
-        form = _lists_through_arrow(arr)
-        if form is not None:
-            return form
     if all(issubclass(t, _SET_TYPES) for t in types):  # no missing cell, no scalar
         present = np.ones(arr.size, dtype=bool)
         vals = arr
@@ -223,23 +223,31 @@ def from_objects(
 
 
 def _lists_through_arrow(arr: np.ndarray) -> ElementForm | None:
-    """Lists, tuples or arrays of labels (and missing cells) converted by pyarrow, or None.
+    """Cells of lists, tuples, sets or arrays of labels (and missing cells) converted by
+    pyarrow in one pass, or None (the caller's general pass then reads the column).
 
-    Only for cells that are lists, tuples, arrays or missing (the caller checks: pyarrow
-    would read a string as the list of its characters). The list type is taken from the
-    first label, so pyarrow converts without inferring types cell by cell (three times
-    faster); a cell that does not fit (a float, a label of another type, NaN inside a list
-    of strings) makes the conversion fail, and the caller's general pass handles the column.
+    The list type is taken from the first label, so pyarrow converts without inferring
+    types cell by cell; a cell that does not fit (a scalar, a frozenset, a label of another
+    type) makes the conversion fail and gives None. pyarrow reads a ``str`` cell as the list
+    of its characters, so the result is checked:
+
+    * string labels: a ``str`` cell can only have become an empty list (``""``) or a list of
+      one-character labels, so only such rows are looked at in Python, and any cell there
+      that is not a list, tuple, set, frozenset or array gives None. Data without
+      one-character labels and empty sets costs no Python pass at all;
+    * integer and boolean labels: ``bytes`` and ``range`` cells would read as integers, so
+      every cell's type is checked first (one Python pass).
+
     None when pyarrow is not installed.
     """
     try:
         import pyarrow as pa
     except ImportError:  # pragma: no cover - the arrow extra is optional
         return None
-    first = next((x for x in arr if isinstance(x, (list, tuple, np.ndarray)) and len(x)), None)
+    first = next((x for x in arr if isinstance(x, _LIST_TYPES) and len(x)), None)
     if first is None:
         return None
-    label = first[0]
+    label = next(iter(first))
     if isinstance(label, str):
         kind = pa.large_string()
     elif isinstance(label, (bool, np.bool_)):
@@ -248,11 +256,36 @@ def _lists_through_arrow(arr: np.ndarray) -> ElementForm | None:
         kind = pa.int64()
     else:
         return None
+    if not pa.types.is_large_string(kind) and not set(map(type, arr)) <= _ARROW_CELL_TYPES:
+        return None
     try:
         converted = pa.array(arr, type=pa.list_(kind), from_pandas=True)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):
         return None
-    return from_arrow(pd.Series(converted, dtype=pd.ArrowDtype(converted.type)))
+    form = from_arrow(pd.Series(converted, dtype=pd.ArrowDtype(converted.type)))
+    if pa.types.is_large_string(kind) and not _no_string_cells(arr, form):
+        return None
+    return form
+
+
+def _no_string_cells(arr: np.ndarray, form: ElementForm) -> bool:
+    """Whether no cell of ``arr`` was a string that pyarrow split into characters.
+
+    Only rows that are empty or hold nothing but one-character labels can come from a
+    string; their cells are checked in Python (none at all in the usual case).
+    """
+    lengths = np.diff(form.indptr)
+    suspect = lengths == 0
+    one_char = np.fromiter(map(len, form.label_domain), dtype=np.intp) == 1
+    if one_char.any():
+        # a row with a label longer than one character (or a missing one) is no string
+        longer = (form.labels < 0) | ~one_char[form.labels]
+        row = np.repeat(np.arange(lengths.size, dtype=np.intp), lengths)
+        suspect |= np.bincount(row[longer], minlength=lengths.size) == 0
+    if not suspect.any():
+        return True
+    cells = arr[np.flatnonzero(form.present)[suspect]]
+    return all(isinstance(x, _SET_TYPES) for x in cells)
 
 
 def _labels_type(kind: Any) -> bool:

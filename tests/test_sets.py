@@ -491,3 +491,46 @@ def test_routes_without_pyarrow_give_the_same_alpha(monkeypatch):
     for name, value in expected.items():
         frame, kw = frames[name]
         assert pa.alpha(frame, "masi", **kw).alpha == pytest.approx(value, abs=1e-12), name
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_character_labels_and_strings_among_lists(seed):
+    """Lists are converted by pyarrow in one pass and checked afterwards: a ``str`` cell
+    (which pyarrow splits into characters) can only hide in a row of one-character labels or
+    an empty row, so those rows are checked in Python. Random columns of one-character
+    labels, empty lists and sets, with ``str``, ``np.str_`` and ``""`` cells mixed in, must
+    give alpha from the definition (a plain string is the one-element set {string})."""
+    rng = np.random.default_rng(seed)
+    labels = ["a", "b", "c", "\u00e5", "NA", "bc"]
+    cells = []
+    for _ in range(60):
+        k = int(rng.integers(0, 3))
+        picked = [labels[i] for i in rng.choice(len(labels), size=k, replace=False)]
+        kind = rng.integers(0, 6)
+        cells.append(
+            picked if kind < 2
+            else set(picked) if kind == 2
+            else tuple(picked) if kind == 3
+            else ("a" if rng.random() < 0.5 else np.str_("b")) if kind == 4
+            else ("" if rng.random() < 0.3 else None)
+        )
+    df = pd.DataFrame(
+        {"unit": np.repeat(np.arange(30), 2), "coder": ["x", "y"] * 30, "value": cells}
+    )
+    as_sets = df.assign(
+        value=[
+            None if v is None
+            else frozenset([v]) if isinstance(v, str)
+            else frozenset(v)
+            for v in df["value"]
+        ]
+    )
+    expected = alpha_by_definition(as_sets.dropna(subset=["value"]), masi)
+    assert pa.alpha(df, "masi", sep=False).alpha == pytest.approx(expected, abs=1e-12)
+    # and a one-letter string next to lists is never read as its characters
+    tricky = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": ["x", "y"] * 2,
+                           "value": [["a", "b"], "ab", ["ab"], ["a"]]})
+    coded = pa.alpha(tricky, "jaccard", sep=False)
+    as_sets = tricky.assign(value=[frozenset(v) if isinstance(v, list) else frozenset([v])
+                                   for v in tricky["value"]])
+    assert coded.alpha == pytest.approx(alpha_by_definition(as_sets, jaccard), abs=1e-12)

@@ -101,11 +101,23 @@ def union_by_key(
 
 
 def _masks(indptr: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """One uint64 bit mask per row (labels < 64; repeats within a row are harmless)."""
-    n_rows = indptr.size - 1
+    """One uint64 bit mask per row (labels < 64; repeats within a row are harmless).
+
+    A row's mask is the sum of its bits (prefix sums, wrapping modulo 2**64) when no label
+    repeats in it; a repeat makes a carry, so the sum has fewer bits set than the row has
+    labels, and those masks are then taken as ORs (``reduceat``, also the route on numpy
+    before 2.0, which has no popcount).
+    """
     bits = np.left_shift(np.uint64(1), labels.astype(np.uint64))
-    masks = np.zeros(n_rows, dtype=np.uint64)
-    nonempty = np.flatnonzero(np.diff(indptr) > 0)
+    lengths = np.diff(indptr)
+    if hasattr(np, "bitwise_count"):
+        sums = np.zeros(bits.size + 1, dtype=np.uint64)
+        np.cumsum(bits, out=sums[1:])
+        masks = sums[indptr[1:]] - sums[indptr[:-1]]
+        if np.array_equal(np.bitwise_count(masks), lengths):
+            return masks
+    masks = np.zeros(indptr.size - 1, dtype=np.uint64)
+    nonempty = np.flatnonzero(lengths > 0)
     if nonempty.size:
         masks[nonempty] = np.bitwise_or.reduceat(bits, indptr[nonempty])
     return masks
@@ -114,15 +126,19 @@ def _masks(indptr: np.ndarray, labels: np.ndarray) -> np.ndarray:
 def _codes_of_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes of integer keys in order of first appearance, and each code's first row."""
     if keys.size and direct_codes_fit(keys.size, int(keys.max())):
-        present = np.zeros(int(keys.max()) + 1, dtype=bool)
-        present[keys] = True
-        sorted_codes = (np.cumsum(present) - 1)[keys.astype(np.intp)]
-        n = int(present.sum())
-    else:
-        _, sorted_codes = np.unique(keys, return_inverse=True)
-        sorted_codes = sorted_codes.ravel()
-        n = int(sorted_codes.max()) + 1 if keys.size else 0
-    return _first_appearance(sorted_codes, n)
+        # a table over the key range: each key's first row (the reversed scatter keeps the
+        # earliest), then the keys in use numbered by that row
+        n = keys.size
+        first = np.full(int(keys.max()) + 1, n, dtype=np.intp)
+        first[keys[::-1]] = np.arange(n - 1, -1, -1, dtype=np.intp)
+        used = np.flatnonzero(first < n)
+        used = used[np.argsort(first[used], kind="stable")]
+        code_of = np.empty(first.size, dtype=np.intp)
+        code_of[used] = np.arange(used.size, dtype=np.intp)
+        return code_of[keys], first[used]
+    _, sorted_codes = np.unique(keys, return_inverse=True)
+    sorted_codes = sorted_codes.ravel()
+    return _first_appearance(sorted_codes, int(sorted_codes.max()) + 1 if keys.size else 0)
 
 
 def _first_appearance(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
