@@ -8,7 +8,9 @@ frozenset; an empty set is a coded value, not missing.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Iterable, Sequence
+import os
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -17,6 +19,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ._core.setcodes import dedupe_sets, gather_rows, union_by_key
+from ._core import tuning
 from ._core.tuning import direct_codes_fit
 from .errors import (
     ColumnNotFoundError,
@@ -365,12 +368,17 @@ def prepare(
         raise InvalidParameterError(
             f"`on_duplicate` must be one of {list(_ON_DUPLICATE)}, got {on_duplicate!r}"
         )
-    unit_codes, units = _factorize_labels(data[unit], "unit")
-    coder_codes, coders = _factorize_labels(data[coder], "coder")
-    raw = data[value]
     sep = check_sep(sep)
+    labels = _started(
+        lambda: (_factorize_labels(data[unit], "unit"), _factorize_labels(data[coder], "coder")),
+        _overlaps(data[value]),
+    )
+    raw = data[value]
     union = on_duplicate == "union"
-    form, pre = _set_form(raw, sep, scalars_as_sets, union)
+    try:
+        form, pre = _set_form(raw, sep, scalars_as_sets, union)
+    finally:  # an error in the unit or coder column comes first, as when coded in turn
+        (unit_codes, units), (coder_codes, coders) = labels()
     if form is not None:
         return _prepare_sets(
             form, raw, unit_codes, coder_codes, units, coders, on_duplicate, categories
@@ -387,6 +395,44 @@ def prepare(
         scalars_as_sets,
         sep,
     )
+
+
+def _started(func: Callable[[], Any], parallel: bool) -> Callable[[], Any]:
+    """Start ``func`` and return a callable that gives its result (or raises its error).
+
+    With ``parallel`` and two or more CPUs available, ``func`` runs on one extra thread
+    while the caller goes on (its pyarrow and numpy work releases the GIL); otherwise it
+    runs here and now.
+    """
+    if not parallel or _usable_cpus() < 2:
+        result = func()
+        return lambda: result
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pandas_agree")
+    future = executor.submit(func)
+    executor.shutdown(wait=False)  # the thread ends with its one task
+    return future.result
+
+
+def _overlaps(raw: pd.Series) -> bool:
+    """Whether the unit and coder columns are worth coding on a second thread while ``raw``
+    (the value column) is coded: a large column whose coding leaves the GIL free for long
+    (Arrow and string columns, lists through pyarrow). Not an object column of hashable
+    cells: ``pd.factorize`` holds the GIL throughout and the thread would only wait (measured:
+    1-4 ms slower on the frozensets of benchmarks/bench_sets.py).
+    """
+    if len(raw) < tuning.PARALLEL_MIN_ROWS:
+        return False
+    if raw.dtype != object:
+        return True
+    first = next((x for x in raw.iloc[:100] if x is not None and x is not np.nan), None)
+    return isinstance(first, (list, set, np.ndarray))
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 def _deduplicate(
@@ -431,14 +477,14 @@ def _prepare_values(
     value = raw.name
     vcodes = None if pre is None else pre[0]
     present = vcodes >= 0 if vcodes is not None else ~pd.isna(raw).to_numpy()
-    n_missing = int(raw.size - present.sum())
-    rows = np.arange(len(raw), dtype=np.intp)
-    if n_missing:
+    rows = np.flatnonzero(present)
+    n_missing = int(raw.size - rows.size)
+    if n_missing:  # positions, not masks: one scan of the mask, then takes
         if vcodes is None:
-            raw = raw[present]
+            raw = raw.iloc[rows]
         else:
-            vcodes = vcodes[present]
-        unit_codes, coder_codes, rows = unit_codes[present], coder_codes[present], rows[present]
+            vcodes = vcodes.take(rows)
+        unit_codes, coder_codes = unit_codes.take(rows), coder_codes.take(rows)
     keep = _deduplicate(unit_codes, coder_codes, units, coders, on_duplicate)
     if keep is not None:
         unit_codes, coder_codes, rows = unit_codes[keep], coder_codes[keep], rows[keep]
@@ -516,7 +562,7 @@ def _prepare_sets(
     n_missing = int(present.size - np.count_nonzero(present))
     rows = np.flatnonzero(present) if n_missing else np.arange(present.size, dtype=np.intp)
     if n_missing:
-        unit_codes, coder_codes = unit_codes[present], coder_codes[present]
+        unit_codes, coder_codes = unit_codes.take(rows), coder_codes.take(rows)
     indptr, labels = form.indptr, form.labels
     if labels.size and labels.min() < 0:
         at = int(np.searchsorted(indptr, int(np.argmax(labels < 0)), side="right")) - 1

@@ -26,6 +26,7 @@ __all__ = [
     "MV_GROUP_MIN_LABELS",
     "MV_GROUP_SIZE_DIVISOR",
     "PAIR_TABLE_PER_KEY",
+    "PARALLEL_MIN_ROWS",
     "SLOT_PAIRS_MAX",
     "SMALL_TABLE_CELLS",
     "SUBSET_ENTRIES",
@@ -144,3 +145,13 @@ KEEP_PAIRS_ENTRIES = BLOCK_CELLS // 4
 #: A user's set kernel is checked to be 1 for disjoint sets on every pair of set sizes, or
 #: on this many sizes spread over their range when a domain has more (weighted sets).
 DISJOINT_CHECK_SIZES = 2048
+
+#: Value columns of at least this many rows whose coding releases the GIL (Arrow list and
+#: string columns, lists converted by pyarrow) have their unit and coder columns coded on a
+#: second thread meanwhile (pandas_agree.data.prepare): pyarrow's dictionary encoding (pandas'
+#: default string columns) and numpy's loops release the GIL too, so the two overlap on two
+#: cores. Measured here at 300,000 rows (2 cores, benchmarks/bench_sets.py): Arrow lists 33
+#: -> 28 ms, Python lists 70 -> 64 ms end to end; frozensets gain nothing (pd.factorize holds
+#: the GIL) and stay on one thread. A thread costs about 0.1 ms, so below 50,000 rows (a few
+#: ms of work) it is not worth it.
+PARALLEL_MIN_ROWS = 50_000
