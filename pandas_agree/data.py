@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._core.setcodes import dedupe_sets, gather_rows, union_by_key
 from ._core import tuning
+from ._core.setcodes import dedupe_sets, gather_rows, union_by_key
 from ._core.tuning import direct_codes_fit
 from .errors import (
     ColumnNotFoundError,
@@ -37,6 +37,7 @@ from .setvalues import (
     from_distinct,
     missing_in_set_message,
 )
+from .shortstrings import short_string_codes
 
 __all__ = [
     "CodedData",
@@ -155,9 +156,14 @@ def _small_int_codes(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _factorize_labels(series: pd.Series, param: str) -> tuple[np.ndarray, pd.Index]:
-    fast = _small_int_codes(series.to_numpy()) if series.dtype.kind in "iuf" else None
-    if fast is not None:
-        return fast[0], pd.Index(fast[1])
+    if series.dtype.kind in "iuf":
+        fast = _small_int_codes(series.to_numpy())
+        if fast is not None:
+            return fast[0], pd.Index(fast[1])
+    else:
+        text = short_string_codes(series)
+        if text is not None:
+            return text
     try:
         codes, uniques = pd.factorize(series, sort=is_sortable(series))
     except TypeError:
