@@ -32,7 +32,8 @@ import pandas_agree as pa
 
 
 def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:
-    """The same ratings in every shape: frozensets, lists, Arrow lists, strings, exploded."""
+    """The same ratings in every shape: frozensets, lists, tuples, arrays, sets, Arrow lists,
+    strings, exploded."""
     import pyarrow
 
     rng = np.random.default_rng(seed)
@@ -54,9 +55,14 @@ def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:
             "value": [e for x, m in zip(lists, missing) if not m for e in x],
         }
     )
+    arrays = np.empty(n, dtype=object)
+    arrays[:] = [None if m else np.array(x, dtype=object) for x, m in zip(lists, missing)]
     return {
         "frozensets": base.assign(value=frozen),
         "lists": base.assign(value=as_lists),
+        "tuples": base.assign(value=[None if m else tuple(x) for x, m in zip(lists, missing)]),
+        "arrays": base.assign(value=arrays),
+        "sets": base.assign(value=[None if m else set(x) for x, m in zip(lists, missing)]),
         "arrow": base.assign(
             value=pd.Series(as_lists, dtype=pd.ArrowDtype(pyarrow.list_(pyarrow.string())))
         ),

@@ -374,17 +374,18 @@ def prepare(
         raise InvalidParameterError(
             f"`on_duplicate` must be one of {list(_ON_DUPLICATE)}, got {on_duplicate!r}"
         )
-    sep = check_sep(sep)
+    raw = data[value]
     labels = _started(
         lambda: (_factorize_labels(data[unit], "unit"), _factorize_labels(data[coder], "coder")),
-        _overlaps(data[value]),
+        _overlaps(raw),
     )
-    raw = data[value]
-    union = on_duplicate == "union"
     try:
-        form, pre = _set_form(raw, sep, scalars_as_sets, union)
-    finally:  # an error in the unit or coder column comes first, as when coded in turn
-        (unit_codes, units), (coder_codes, coders) = labels()
+        sep = check_sep(sep)
+        form, pre = _set_form(raw, sep, scalars_as_sets, on_duplicate == "union")
+    except Exception:
+        _raise_first(labels)  # an error in the unit or coder column comes first, as in turn
+        raise
+    (unit_codes, units), (coder_codes, coders) = labels()
     if form is not None:
         return _prepare_sets(
             form, raw, unit_codes, coder_codes, units, coders, on_duplicate, categories
@@ -432,6 +433,15 @@ def _overlaps(raw: pd.Series) -> bool:
         return True
     first = next((x for x in raw.iloc[:100] if x is not None and x is not np.nan), None)
     return isinstance(first, (list, set, np.ndarray))
+
+
+def _raise_first(labels: Callable[[], Any]) -> None:
+    """Raise the error of the unit and coder columns' coding, if any, without chaining the
+    value column's error to it (the two are unrelated)."""
+    try:
+        labels()
+    except Exception as error:
+        raise error from None
 
 
 def _usable_cpus() -> int:
@@ -685,14 +695,12 @@ def set_incidence(values: pd.Index, element_weights: Any = None) -> tuple[sp.csr
     """
     lengths = np.fromiter(map(len, values), dtype=np.intp, count=len(values))
     total = int(lengths.sum())
-    flat: np.ndarray | None = None
-    if total and all(type(x) is int for x in next(s for s in values if len(s))):
-        try:  # integer labels (mention ids): hashed as int64, not as Python objects
-            flat = np.fromiter(itertools.chain.from_iterable(values), dtype=np.int64, count=total)
-        except (TypeError, ValueError, OverflowError):
-            flat = None
-    if flat is None:
-        flat = np.fromiter(itertools.chain.from_iterable(values), dtype=object, count=total)
+    flat = np.fromiter(itertools.chain.from_iterable(values), dtype=object, count=total)
+    if pd.api.types.infer_dtype(flat, skipna=False) == "integer":
+        try:  # integer labels only (mention ids): hashed as int64, not as Python objects
+            flat = flat.astype(np.int64)
+        except OverflowError:
+            pass
     elem_codes, elements = pd.factorize(flat)
     data = np.ones(flat.size)
     if element_weights is not None:

@@ -27,7 +27,7 @@ Rules, the same on every road:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,7 @@ __all__ = [
     "from_objects",
     "from_strings",
     "is_arrow_list",
+    "is_set_cell",
     "likely_separator",
     "missing_in_set_message",
     "to_frozensets",
@@ -63,9 +64,8 @@ __all__ = [
 SEPARATOR_HINTS = (";", ",", "|", "/")
 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
-# Cells that pyarrow converts to a list (frozensets it refuses), and missing cells.
+# Cells that pyarrow converts to a list (frozensets it refuses).
 _LIST_TYPES = (list, tuple, set, np.ndarray)
-_ARROW_CELL_TYPES = {list, tuple, set, np.ndarray, float, type(None)}
 
 
 @dataclass(frozen=True)
@@ -196,7 +196,7 @@ def from_objects(
         vals = arr[present]
         types = set(map(type, vals))
     if not all(issubclass(t, _SET_TYPES) for t in types):
-        is_set = np.fromiter((isinstance(x, _SET_TYPES) for x in vals), dtype=bool, count=vals.size)
+        is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
         bad = next((x for x in vals[~is_set] if not _hashable(x)), None)
         if bad is not None:
             raise ValueTypeError(
@@ -223,53 +223,52 @@ def from_objects(
 
 
 def _lists_through_arrow(arr: np.ndarray) -> ElementForm | None:
-    """Cells of lists, tuples, sets or arrays of labels (and missing cells) converted by
-    pyarrow in one pass, or None (the caller's general pass then reads the column).
+    """Cells of lists, tuples, sets or arrays of string labels (and missing cells) converted
+    by pyarrow in one pass and checked afterwards, or None (the caller's general pass then
+    reads the column).
 
-    The list type is taken from the first label, so pyarrow converts without inferring
-    types cell by cell; a cell that does not fit (a scalar, a frozenset, a label of another
-    type) makes the conversion fail and gives None. pyarrow reads a ``str`` cell as the list
-    of its characters, so the result is checked:
+    pyarrow's typed conversion bends two things that the checks below catch:
 
-    * string labels: a ``str`` cell can only have become an empty list (``""``) or a list of
-      one-character labels, so only such rows are looked at in Python, and any cell there
-      that is not a list, tuple, set, frozenset or array gives None. Data without
-      one-character labels and empty sets costs no Python pass at all;
-    * integer and boolean labels: ``bytes`` and ``range`` cells would read as integers, so
-      every cell's type is checked first (one Python pass).
+    * it reads a ``str`` cell as the list of its characters (``""`` as an empty list), so
+      rows that are empty or hold only one-character labels have their cells looked at in
+      Python (none in the usual case), and a cell there that is not a set gives None;
+    * it reads ``bytes`` labels as strings (``b"cd"`` would merge with ``"cd"``), so every
+      label is checked to be a ``str``, in C (``str.join`` over blocks of cells).
 
-    None when pyarrow is not installed.
+    Only string labels take this road: for integer labels pyarrow would truncate a float
+    (``2.5`` to ``2``). None when pyarrow is not installed or a cell or label does not fit.
     """
     try:
         import pyarrow as pa
     except ImportError:  # pragma: no cover - the arrow extra is optional
         return None
     first = next((x for x in arr if isinstance(x, _LIST_TYPES) and len(x)), None)
-    if first is None:
-        return None
-    label = next(iter(first))
-    if isinstance(label, str):
-        kind = pa.large_string()
-    elif isinstance(label, (bool, np.bool_)):
-        kind = pa.bool_()
-    elif isinstance(label, (int, np.integer)):
-        kind = pa.int64()
-    else:
-        return None
-    if not pa.types.is_large_string(kind) and not set(map(type, arr)) <= _ARROW_CELL_TYPES:
+    if first is None or not isinstance(next(iter(first)), str):
         return None
     try:
-        converted = pa.array(arr, type=pa.list_(kind), from_pandas=True)
+        converted = pa.array(arr, type=pa.list_(pa.large_string()), from_pandas=True)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):
         return None
     form = from_arrow(pd.Series(converted, dtype=pd.ArrowDtype(converted.type)))
-    if pa.types.is_large_string(kind) and not _no_string_cells(arr, form):
+    cells = arr[form.present]
+    if not (_only_string_labels(cells) and _no_string_cells(cells, form)):
         return None
     return form
 
 
-def _no_string_cells(arr: np.ndarray, form: ElementForm) -> bool:
-    """Whether no cell of ``arr`` was a string that pyarrow split into characters.
+def _only_string_labels(cells: np.ndarray, block: int = 1 << 16) -> bool:
+    """Whether every label in ``cells`` (collections of labels) is a ``str``."""
+    try:
+        for start in range(0, cells.size, block):
+            "".join(itertools.chain.from_iterable(cells[start : start + block]))
+    except TypeError:
+        return False
+    return True
+
+
+def _no_string_cells(cells: np.ndarray, form: ElementForm) -> bool:
+    """Whether no cell was a string that pyarrow split into characters, and every cell that
+    could have been one is a set by :func:`is_set_cell`.
 
     Only rows that are empty or hold nothing but one-character labels can come from a
     string; their cells are checked in Python (none at all in the usual case).
@@ -277,15 +276,28 @@ def _no_string_cells(arr: np.ndarray, form: ElementForm) -> bool:
     lengths = np.diff(form.indptr)
     suspect = lengths == 0
     one_char = np.fromiter(map(len, form.label_domain), dtype=np.intp) == 1
-    if one_char.any():
-        # a row with a label longer than one character (or a missing one) is no string
-        longer = (form.labels < 0) | ~one_char[form.labels]
+    if one_char.any():  # a row with a label longer than one character is no string
         row = np.repeat(np.arange(lengths.size, dtype=np.intp), lengths)
-        suspect |= np.bincount(row[longer], minlength=lengths.size) == 0
-    if not suspect.any():
+        longer = np.bincount(row[~one_char[form.labels]], minlength=lengths.size)
+        suspect |= longer == 0
+    return all(map(is_set_cell, cells[suspect]))
+
+
+def is_set_cell(x: Any) -> bool:
+    """Whether a value column's cell holds a set of labels rather than one label.
+
+    Frozensets and tuples, and collections that cannot be hashed other than mappings (lists,
+    sets, numpy arrays, pandas Series, deques), are sets; a string, bytes, a number, a
+    ``range`` or any other hashable value is one label; a ``dict`` is neither (an error).
+
+    Examples
+    --------
+    >>> [is_set_cell(x) for x in (["a"], ("a",), frozenset(), np.array(["a"]), "ab", 3)]
+    [True, True, True, True, False, False]
+    """
+    if isinstance(x, _SET_TYPES):
         return True
-    cells = arr[np.flatnonzero(form.present)[suspect]]
-    return all(isinstance(x, _SET_TYPES) for x in cells)
+    return isinstance(x, Collection) and not isinstance(x, Mapping) and not _hashable(x)
 
 
 def _labels_type(kind: Any) -> bool:

@@ -7,6 +7,7 @@ Krippendorff's (2011) definition, with MASI as Passonneau (2006) defines it.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import subprocess
 import sys
@@ -534,3 +535,90 @@ def test_one_character_labels_and_strings_among_lists(seed):
     as_sets = tricky.assign(value=[frozenset(v) if isinstance(v, list) else frozenset([v])
                                    for v in tricky["value"]])
     assert coded.alpha == pytest.approx(alpha_by_definition(as_sets, jaccard), abs=1e-12)
+
+
+# --- found in review of the speed work (issue 15): each was a silently wrong number ---------
+
+
+def test_weighted_sets_of_whole_sizes_and_fractional_intersections():
+    """{a, b} and {a, d} both weigh 1.0 under weights of 0.5 but share 0.5: the table's
+    shortcut for whole-number sizes must not truncate the intersection to 0."""
+    w = {"a": 0.5, "b": 0.5, "d": 0.5, "c": 1.0}
+    sets = {k: frozenset(k) for k in ["ab", "ad", "bd", "c"]}
+    pairs = [("ab", "ad"), ("ab", "ab"), ("c", "c"), ("ab", "c"), ("bd", "bd"), ("ad", "ad"),
+             ("bd", "ab")]
+    df = pd.DataFrame(
+        [(u, c, sets[x]) for u, p in enumerate(pairs) for c, x in zip("xy", p)],
+        columns=["unit", "coder", "value"],
+    )
+
+    def weight(s):
+        return sum(w[e] for e in s)
+
+    def weighted_jaccard(a, b):  # 1 - w(A & B) / w(A | B)
+        return 0.0 if a == b else 1.0 - weight(a & b) / weight(a | b)
+
+    def weighted_dice(a, b):  # 1 - 2 w(A & B) / (w(A) + w(B))
+        return 0.0 if a == b else 1.0 - 2 * weight(a & b) / (weight(a) + weight(b))
+
+    for name, delta in [("weighted_jaccard", weighted_jaccard), ("weighted_dice", weighted_dice)]:
+        expected = alpha_by_definition(df, delta)
+        assert pa.alpha(df, name, weights=w).alpha == pytest.approx(expected, abs=1e-12), name
+
+
+@pytest.mark.parametrize(
+    "other, same",
+    [
+        (b"cd", "cd"),  # pyarrow would read bytes as a string
+        (np.bytes_(b"cd"), "cd"),
+        (2.5, 2),  # pyarrow would truncate 2.5 to 2 in a list of integers
+        ("3", 3),  # numpy would read "3" as 3 among integer set elements
+    ],
+)
+@pytest.mark.parametrize("container", [list, set, frozenset, tuple])
+def test_labels_of_other_types_are_not_merged(other, same, container):
+    """A label is itself: b"cd" is not "cd", 2.5 is not 2, "3" is not 3 (Python's set
+    semantics, as the definition computed here uses them)."""
+    base = 1 if isinstance(same, int) else "ab"
+    cells = [[same], [other], [base], [base], [same], [base]]
+    df = pd.DataFrame({"unit": [0, 0, 1, 1, 2, 2], "coder": list("xyxyxy")})
+    df["value"] = pd.Series([container(c) for c in cells], dtype=object)
+    as_sets = df.assign(value=[frozenset(c) for c in cells])
+    expected = alpha_by_definition(as_sets, jaccard)
+    assert expected == pytest.approx(1 / 11)  # with other == same it would be 4/9
+    assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
+
+
+def test_unhashable_label_in_a_list_is_an_error():
+    df = pd.DataFrame({"unit": [0, 0], "coder": ["x", "y"], "value": [["cd"], [bytearray(b"cd")]]})
+    with pytest.raises(ValueTypeError, match="unhashable element"):
+        pa.alpha(df, "jaccard")
+
+
+def test_error_of_the_unit_column_comes_first_and_alone(monkeypatch):
+    """Label columns are coded on a second thread for large value columns: a bad unit
+    column still wins over a bad value column or `sep`, with no chained traceback."""
+    from pandas_agree._core import tuning
+    from pandas_agree.errors import InvalidParameterError
+
+    monkeypatch.setattr(tuning, "PARALLEL_MIN_ROWS", 4)
+    df = pd.DataFrame({"unit": [1.0, np.nan, 2.0, 2.0], "coder": ["a", "b"] * 2,
+                       "value": pd.Series([["x"], ["x", None], ["y"], ["y"]],
+                                          dtype=pd.ArrowDtype(pyarrow.list_(pyarrow.string())))})
+    for kwargs in ({}, {"sep": 5}):
+        with pytest.raises(InvalidParameterError, match="`unit` column 'unit' has 1 missing") as e:
+            pa.alpha(df, "masi", **kwargs)
+        assert e.value.__suppress_context__ or e.value.__context__ is None
+
+
+@pytest.mark.parametrize("make", [pd.Series, collections.deque], ids=["Series", "deque"])
+def test_other_collections_are_sets_on_every_road(make):
+    """A Series or deque of labels is a set of labels whether its labels are one character
+    long (checked in Python) or longer (taken from pyarrow's conversion)."""
+    for labels in (["a", "b"], ["ab", "cd"]):
+        cells = [make(labels), list(labels), make(labels[:1]), [labels[1]]]
+        df = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": ["x", "y"] * 2})
+        df["value"] = pd.Series(cells, dtype=object)
+        as_sets = df.assign(value=[frozenset(c) for c in cells])
+        expected = alpha_by_definition(as_sets, jaccard)
+        assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)

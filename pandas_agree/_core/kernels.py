@@ -606,14 +606,16 @@ def _stats_table(
 ) -> np.ndarray:
     """``delta_stats(inter[c, k], sizes[c], sizes[k])`` for every cell, flattened.
 
-    Plain sets have integer sizes, and a domain of many sets has few distinct (intersection,
-    size, size) triples: the distance is then evaluated once per triple that occurs and
-    looked up (the same arguments, so the same numbers). Otherwise it is evaluated on every
-    cell. ``delta_stats`` always gets flat arrays of equal length.
+    Plain (unweighted) sets have integer sizes and intersections, and a domain of many sets
+    has few distinct (intersection, size, size) triples: the distance is then evaluated once
+    per triple that occurs and looked up (the same arguments, so the same numbers).
+    Otherwise (weights: sizes and intersections are sums of weights) it is evaluated on
+    every cell. ``delta_stats`` always gets flat arrays of equal length.
     """
     v = sizes.size
     top = int(sizes.max()) + 1 if v else 0
-    if v and top**3 <= inter.size and np.array_equal(sizes, np.round(sizes)):
+    whole = np.array_equal(sizes, np.round(sizes)) and np.array_equal(inter, np.round(inter))
+    if v and top**3 <= inter.size and whole:
         small = sizes.astype(np.intp)
         key = (inter.astype(np.intp) * top + small[:, None]) * top + small[None, :]
         key = key.ravel()
