@@ -141,7 +141,7 @@ def shared_label_frame(n_sets: int, seed: int = 0) -> pd.DataFrame:
     while len(sets) < n_sets:
         k = int(rng.integers(1, 5))
         sets.add(frozenset(["common", *(f"x{i}" for i in rng.integers(0, vocab, k))]))
-    pool = list(sets)
+    pool = sorted(sets, key=sorted)  # not set order: it changes with the hash seed
     units = np.repeat(np.arange(n_sets), 3)
     values = [pool[i] for i in rng.permutation(np.repeat(np.arange(n_sets), 3))]
     return pd.DataFrame({"unit": units, "coder": ["a", "b", "c"] * n_sets, "value": values})
