@@ -365,6 +365,11 @@ def prepare(
     holding an empty set keeps the cell an explicit empty set). A missing element inside a
     set raises :class:`~pandas_agree.errors.MissingInSetError`.
 
+    On frames of :data:`~pandas_agree._core.tuning.PARALLEL_MIN_ROWS` rows or more whose
+    value column is coded mostly outside the GIL (Arrow columns, lists), the unit and coder
+    columns are coded on one extra thread meanwhile (none when one CPU is available); the
+    result and the errors are the same.
+
     Returns
     -------
     CodedData

@@ -64,8 +64,10 @@ __all__ = [
 SEPARATOR_HINTS = (";", ",", "|", "/")
 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
-# Cells that pyarrow converts to a list (frozensets it refuses).
-_LIST_TYPES = (list, tuple, set, np.ndarray)
+# Cells that are sets whatever their content (an array may be 0-d: see is_set_cell).
+_PLAIN_SETS = (set, frozenset, list, tuple)
+# Cells of the columns that pyarrow converts (tuples hash: pd.factorize codes them).
+_LIST_TYPES = (list, set, np.ndarray)
 
 
 @dataclass(frozen=True)
@@ -188,14 +190,14 @@ def from_objects(
     if form is not None:
         return form
     types = set(map(type, arr))
-    if all(issubclass(t, _SET_TYPES) for t in types):  # no missing cell, no scalar
+    if all(issubclass(t, _PLAIN_SETS) for t in types):  # no missing cell, no scalar
         present = np.ones(arr.size, dtype=bool)
         vals = arr
     else:
         present = ~pd.isna(arr)
         vals = arr[present]
         types = set(map(type, vals))
-    if not all(issubclass(t, _SET_TYPES) for t in types):
+    if not all(issubclass(t, _PLAIN_SETS) for t in types):
         is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
         bad = next((x for x in vals[~is_set] if not _hashable(x)), None)
         if bad is not None:
@@ -223,80 +225,55 @@ def from_objects(
 
 
 def _lists_through_arrow(arr: np.ndarray) -> ElementForm | None:
-    """Cells of lists, tuples, sets or arrays of string labels (and missing cells) converted
-    by pyarrow in one pass and checked afterwards, or None (the caller's general pass then
-    reads the column).
+    """A column of lists, sets or numpy arrays of string labels (and missing cells),
+    converted by pyarrow in one pass and checked in a second, or None (the caller's general
+    pass then reads the column).
 
-    pyarrow's typed conversion bends two things that the checks below catch:
-
-    * it reads a ``str`` cell as the list of its characters (``""`` as an empty list), so
-      rows that are empty or hold only one-character labels have their cells looked at in
-      Python (none in the usual case), and a cell there that is not a set gives None;
-    * it reads ``bytes`` labels as strings (``b"cd"`` would merge with ``"cd"``), so every
-      label is checked to be a ``str`` in one more pass (in C: ``isinstance`` mapped over
-      the chained cells). That pass costs about what the conversion does.
-
-    Only string labels take this road: for integer labels pyarrow would truncate a float
-    (``2.5`` to ``2``). None when pyarrow is not installed or a cell or label does not fit.
+    pyarrow's typed conversion reads more than it should: a ``str`` cell as the list of its
+    characters, any other sequence (a ``dict_values``, a Series) as a list, and a ``bytes``
+    label as a string (``b"cd"`` would merge with ``"cd"``). So this road takes only columns
+    whose present cells are all of one type, that of the first (list, set or array), and
+    whose labels are all ``str``: both are checked in one more pass, in C (see
+    :func:`_only_string_labels`), which costs about what the conversion does. Integer labels
+    never take it (pyarrow would truncate ``2.5`` to ``2``). None when pyarrow is not
+    installed, or a cell or label does not fit.
     """
     try:
         import pyarrow as pa
     except ImportError:  # pragma: no cover - the arrow extra is optional
         return None
-    first = next((x for x in arr if isinstance(x, _LIST_TYPES) and len(x)), None)
+    first = next((x for x in arr if isinstance(x, _LIST_TYPES) and is_set_cell(x) and len(x)), None)
     if first is None or not isinstance(next(iter(first)), str):
         return None
     try:
         converted = pa.array(arr, type=pa.list_(pa.large_string()), from_pandas=True)
-    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+    except Exception:  # a cell that does not fit, or fails to be read as a sequence
         return None
     form = from_arrow(pd.Series(converted, dtype=pd.ArrowDtype(converted.type)))
-    cells = arr[form.present]
-    if not (_only_string_labels(cells) and _no_string_cells(cells, form)):
+    kind = next(t for t in _LIST_TYPES if isinstance(first, t))
+    if not _only_string_labels(arr[form.present], kind):
         return None
     return form
 
 
-def _only_string_labels(cells: np.ndarray, block: int = 1 << 16) -> bool:
-    """Whether every label in ``cells`` (collections of labels) is a ``str``.
+def _only_string_labels(cells: np.ndarray, kind: type, block: int = 1 << 16) -> bool:
+    """Whether every cell is a ``kind`` (list, set or numpy array) and every label a ``str``.
 
-    One C-level pass (``isinstance`` mapped over the chained cells). Numpy arrays are read
-    through ``tolist`` (iterating an array element by element is four times slower), one
-    at a time: lists kept alive all at once would wake the garbage collector.
+    One C-level pass: each cell is opened with ``kind``'s own method (``list.__iter__``
+    refuses anything but a list; arrays are read through ``tolist``, four times faster than
+    iterating them), and ``isinstance`` is mapped over the chained labels. The cells are
+    opened one at a time: lists kept alive all at once would wake the garbage collector.
     """
-    arrays = bool(cells.size) and isinstance(cells[0], np.ndarray)
-    for start in range(0, cells.size, block):
-        part = cells[start : start + block]
-        if not (arrays and _all_strings(map(np.ndarray.tolist, part))) and not _all_strings(
-            part
-        ):
-            return False  # (a part that is not all arrays is read again as it is)
-    return True
-
-
-def _all_strings(cells: Any) -> bool:
-    """Whether every label of ``cells`` is a ``str`` (False if a cell is not iterable)."""
+    read = np.ndarray.tolist if kind is np.ndarray else kind.__iter__
+    strings = itertools.repeat(str)
     try:
-        return all(map(isinstance, itertools.chain.from_iterable(cells), itertools.repeat(str)))
-    except TypeError:  # np.ndarray.tolist on a cell that is no array
+        for start in range(0, cells.size, block):
+            labels = itertools.chain.from_iterable(map(read, cells[start : start + block]))
+            if not all(map(isinstance, labels, strings)):
+                return False
+    except TypeError:  # a cell of another type
         return False
-
-
-def _no_string_cells(cells: np.ndarray, form: ElementForm) -> bool:
-    """Whether no cell was a string that pyarrow split into characters, and every cell that
-    could have been one is a set by :func:`is_set_cell`.
-
-    Only rows that are empty or hold nothing but one-character labels can come from a
-    string; their cells are checked in Python (none at all in the usual case).
-    """
-    lengths = np.diff(form.indptr)
-    suspect = lengths == 0
-    one_char = np.fromiter(map(len, form.label_domain), dtype=np.intp) == 1
-    if one_char.any():  # a row with a label longer than one character is no string
-        row = np.repeat(np.arange(lengths.size, dtype=np.intp), lengths)
-        longer = np.bincount(row[~one_char[form.labels]], minlength=lengths.size)
-        suspect |= longer == 0
-    return all(map(is_set_cell, cells[suspect]))
+    return True
 
 
 def is_set_cell(x: Any) -> bool:
@@ -311,6 +288,8 @@ def is_set_cell(x: Any) -> bool:
     >>> [is_set_cell(x) for x in (["a"], ("a",), frozenset(), np.array(["a"]), "ab", 3)]
     [True, True, True, True, False, False]
     """
+    if isinstance(x, np.ndarray):
+        return x.ndim > 0  # a 0-d array is one value (and cannot be hashed: an error)
     if isinstance(x, _SET_TYPES):
         return True
     return isinstance(x, Collection) and not isinstance(x, Mapping) and not _hashable(x)

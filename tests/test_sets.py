@@ -622,3 +622,56 @@ def test_other_collections_are_sets_on_every_road(make):
         as_sets = df.assign(value=[frozenset(c) for c in cells])
         expected = alpha_by_definition(as_sets, jaccard)
         assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
+
+
+class _Labels(__import__("collections.abc").abc.Sequence):
+    """A hashable sequence of labels: one label by the rule (hashable, not a tuple)."""
+
+    def __init__(self, items):
+        self.items = list(items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __repr__(self):
+        return f"_Labels({self.items})"
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        lambda: {0: "ab", 1: "cd"}.values(),  # hashable: one label
+        lambda: _Labels(["ab", "cd"]),  # hashable: one label
+        lambda: pd.Series(["ab", "cd"], index=[5, 6]),  # unhashable collection: a set
+    ],
+    ids=["dict_values", "Sequence", "Series-index"],
+)
+def test_odd_cells_read_alike_with_and_without_pyarrow(odd, monkeypatch):
+    """pyarrow reads any sequence as a list; the rule (`is_set_cell`) decides instead, on
+    either road (found in review: dict_values and Sequence cells were sets with pyarrow and
+    labels without it; a Series with its own index raised KeyError)."""
+    from pandas_agree.setvalues import is_set_cell
+
+    cell = odd()
+    cells = np.empty(6, dtype=object)
+    cells[:] = [cell, ["ab", "cd"], ["ef"], ["ef"], ["ab"], ["gh"]]
+    df = pd.DataFrame({"unit": [0, 0, 1, 1, 2, 2], "coder": [0, 1] * 3, "value": cells})
+    as_sets = df.assign(
+        value=[frozenset(c) if is_set_cell(c) else frozenset([c]) for c in cells]
+    )
+    expected = alpha_by_definition(as_sets, jaccard)
+    assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.compute", None)
+    assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
+
+
+def test_zero_dimensional_array_cell_is_a_typed_error():
+    cells = np.empty(2, dtype=object)
+    cells[:] = [np.array("ab"), ["ab"]]
+    df = pd.DataFrame({"unit": [0, 0], "coder": [0, 1], "value": cells})
+    with pytest.raises(ValueTypeError, match="unhashable value"):
+        pa.alpha(df, "jaccard")
