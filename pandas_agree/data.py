@@ -35,6 +35,7 @@ from .setvalues import (
     check_separators,
     form_of,
     from_distinct,
+    is_set_cell,
     missing_in_set_message,
 )
 from .shortstrings import short_string_codes
@@ -53,7 +54,6 @@ __all__ = [
 
 OnDuplicate = Literal["raise", "first", "last", "union"]
 _ON_DUPLICATE = ("raise", "first", "last", "union")
-_SET_TYPES = (set, frozenset, list, tuple)
 
 
 @dataclass(frozen=True, repr=False)
@@ -221,7 +221,7 @@ def _domain_from_distinct(
             codes = (np.cumsum(used) - 1)[codes]
             distinct = distinct[used]
     kind = np.fromiter(
-        (0 if type(x) is frozenset else 1 if isinstance(x, _SET_TYPES) else 2 for x in distinct),
+        (0 if type(x) is frozenset else 1 if is_set_cell(x) else 2 for x in distinct),
         dtype=np.int8,
         count=distinct.size,
     )

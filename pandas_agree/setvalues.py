@@ -225,18 +225,22 @@ def from_objects(
 
 
 def _lists_through_arrow(arr: np.ndarray) -> ElementForm | None:
-    """A column of lists, sets or numpy arrays of string labels (and missing cells),
-    converted by pyarrow in one pass and checked in a second, or None (the caller's general
-    pass then reads the column).
+    """Lists, sets, tuples or numpy arrays of string labels (and missing cells) converted by
+    pyarrow in one pass and checked in a second, or None (the caller's general pass then
+    reads the column).
 
-    pyarrow's typed conversion reads more than it should: a ``str`` cell as the list of its
-    characters, any other sequence (a ``dict_values``, a Series) as a list, and a ``bytes``
-    label as a string (``b"cd"`` would merge with ``"cd"``). So this road takes only columns
-    whose present cells are all of one type, that of the first (list, set or array), and
-    whose labels are all ``str``: both are checked in one more pass, in C (see
-    :func:`_only_string_labels`), which costs about what the conversion does. Integer labels
-    never take it (pyarrow would truncate ``2.5`` to ``2``). None when pyarrow is not
-    installed, or a cell or label does not fit.
+    pyarrow reads every sequence as a list, as :func:`is_set_cell` does, with two
+    exceptions that the checks catch:
+
+    * a ``bytes`` label becomes a string (``b"cd"`` would merge with ``"cd"``), so every
+      label is checked to be a ``str`` (one pass, in C, see :func:`_only_string_labels`:
+      it costs about what the conversion does);
+    * a ``str`` cell becomes the list of its characters (``""`` an empty list), so the rows
+      that are empty or hold only one-character labels have their cells checked with
+      :func:`is_set_cell` (none in the usual case).
+
+    Integer labels never take this road (pyarrow would truncate ``2.5`` to ``2``). None
+    when pyarrow is not installed, or a cell or label does not fit.
     """
     try:
         import pyarrow as pa
@@ -250,49 +254,74 @@ def _lists_through_arrow(arr: np.ndarray) -> ElementForm | None:
     except Exception:  # a cell that does not fit, or fails to be read as a sequence
         return None
     form = from_arrow(pd.Series(converted, dtype=pd.ArrowDtype(converted.type)))
-    kind = next(t for t in _LIST_TYPES if isinstance(first, t))
-    if not _only_string_labels(arr[form.present], kind):
+    cells = arr[form.present]
+    if not (_only_string_labels(cells) and _no_string_cells(cells, form)):
         return None
     return form
 
 
-def _only_string_labels(cells: np.ndarray, kind: type, block: int = 1 << 16) -> bool:
-    """Whether every cell is a ``kind`` (list, set or numpy array) and every label a ``str``.
+def _only_string_labels(cells: np.ndarray, block: int = 1 << 16) -> bool:
+    """Whether every label in ``cells`` (sequences of labels) is a ``str``.
 
-    One C-level pass: each cell is opened with ``kind``'s own method (``list.__iter__``
-    refuses anything but a list; arrays are read through ``tolist``, four times faster than
-    iterating them), and ``isinstance`` is mapped over the chained labels. The cells are
-    opened one at a time: lists kept alive all at once would wake the garbage collector.
+    One loop in C: ``isinstance`` mapped over the chained cells. Numpy arrays are read
+    through ``tolist`` (four times faster than iterating them), one at a time: lists kept
+    alive all at once would wake the garbage collector.
     """
-    read = np.ndarray.tolist if kind is np.ndarray else kind.__iter__
-    strings = itertools.repeat(str)
-    try:
-        for start in range(0, cells.size, block):
-            labels = itertools.chain.from_iterable(map(read, cells[start : start + block]))
-            if not all(map(isinstance, labels, strings)):
-                return False
-    except TypeError:  # a cell of another type
-        return False
+    arrays = bool(cells.size) and isinstance(cells[0], np.ndarray)
+    for start in range(0, cells.size, block):
+        part = cells[start : start + block]
+        if not (arrays and _all_strings(map(np.ndarray.tolist, part))) and not _all_strings(
+            part
+        ):
+            return False  # (a part that is not all arrays is read again as it is)
     return True
+
+
+def _all_strings(cells: Any) -> bool:
+    """Whether every label of ``cells`` is a ``str`` (False if a cell cannot be opened)."""
+    try:
+        return all(map(isinstance, itertools.chain.from_iterable(cells), itertools.repeat(str)))
+    except TypeError:  # np.ndarray.tolist on a cell that is no array
+        return False
+
+
+def _no_string_cells(cells: np.ndarray, form: ElementForm) -> bool:
+    """Whether no cell was a string that pyarrow split into characters.
+
+    Only rows that are empty or hold nothing but one-character labels can come from a
+    string; their cells are checked with :func:`is_set_cell` (none in the usual case). All
+    labels are strings here (:func:`_only_string_labels` ran first).
+    """
+    lengths = np.diff(form.indptr)
+    suspect = lengths == 0
+    one_char = np.fromiter(map(len, form.label_domain), dtype=np.intp) == 1
+    if one_char.any():  # a row with a label longer than one character is no string
+        row = np.repeat(np.arange(lengths.size, dtype=np.intp), lengths)
+        suspect |= np.bincount(row[~one_char[form.labels]], minlength=lengths.size) == 0
+    return all(map(is_set_cell, cells[suspect]))
 
 
 def is_set_cell(x: Any) -> bool:
     """Whether a value column's cell holds a set of labels rather than one label.
 
-    Frozensets and tuples, and collections that cannot be hashed other than mappings (lists,
-    sets, numpy arrays, pandas Series, deques), are sets; a string, bytes, a number, a
-    ``range`` or any other hashable value is one label; a ``dict`` is neither (an error).
+    A cell is a set when it is a collection or a sequence (it has a length and items: a
+    list, tuple, set, frozenset, numpy array, pandas Series, deque, dict view, ``range``)
+    other than a string (``str``, ``bytes``, ``bytearray``) or a mapping. Anything else (a
+    string, a number, a date) is one label; a ``dict`` is an error (keys or values?).
 
     Examples
     --------
     >>> [is_set_cell(x) for x in (["a"], ("a",), frozenset(), np.array(["a"]), "ab", 3)]
     [True, True, True, True, False, False]
     """
+    if isinstance(x, (str, bytes, bytearray, Mapping)):
+        return False
     if isinstance(x, np.ndarray):
         return x.ndim > 0  # a 0-d array is one value (and cannot be hashed: an error)
-    if isinstance(x, _SET_TYPES):
+    if isinstance(x, (_SET_TYPES, Collection)):
         return True
-    return isinstance(x, Collection) and not isinstance(x, Mapping) and not _hashable(x)
+    kind = type(x)  # the sequence protocol without __iter__, as pyarrow reads it too
+    return hasattr(kind, "__getitem__") and hasattr(kind, "__len__")
 
 
 def _labels_type(kind: Any) -> bool:
@@ -315,7 +344,7 @@ def from_distinct(
 
     ``codes`` has one entry per present row; scalars among ``distinct`` are one-element sets.
     """
-    sets = [x if isinstance(x, _SET_TYPES) else (x,) for x in distinct]
+    sets = [x if is_set_cell(x) else (x,) for x in distinct]
     lengths = np.fromiter(map(len, sets), dtype=np.intp, count=len(sets))
     ptr = np.zeros(len(sets) + 1, dtype=np.intp)
     np.cumsum(lengths, out=ptr[1:])

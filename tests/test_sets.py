@@ -624,8 +624,8 @@ def test_other_collections_are_sets_on_every_road(make):
         assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
 
 
-class _Labels(__import__("collections.abc").abc.Sequence):
-    """A hashable sequence of labels: one label by the rule (hashable, not a tuple)."""
+class _Labels(collections.abc.Sequence):
+    """A sequence of labels that can be hashed (by identity)."""
 
     def __init__(self, items):
         self.items = list(items)
@@ -636,37 +636,64 @@ class _Labels(__import__("collections.abc").abc.Sequence):
     def __len__(self):
         return len(self.items)
 
-    def __repr__(self):
-        return f"_Labels({self.items})"
+
+class _OldStyle:
+    """A sequence by the old protocol only (no __iter__): pyarrow reads it as a list."""
+
+    def __init__(self, items):
+        self.items = list(items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    def __len__(self):
+        return len(self.items)
 
 
 @pytest.mark.parametrize(
     "odd",
     [
-        lambda: {0: "ab", 1: "cd"}.values(),  # hashable: one label
-        lambda: _Labels(["ab", "cd"]),  # hashable: one label
-        lambda: pd.Series(["ab", "cd"], index=[5, 6]),  # unhashable collection: a set
+        lambda: {0: "ab", 1: "cd"}.values(),
+        lambda: _Labels(["ab", "cd"]),
+        lambda: _OldStyle(["ab", "cd"]),
+        lambda: pd.Series(["ab", "cd"], index=[5, 6]),
+        lambda: __import__("collections").deque(["ab", "cd"]),
+        lambda: "ab",  # one label
     ],
-    ids=["dict_values", "Sequence", "Series-index"],
+    ids=["dict_values", "Sequence", "old-style", "Series-index", "deque", "str"],
 )
-def test_odd_cells_read_alike_with_and_without_pyarrow(odd, monkeypatch):
-    """pyarrow reads any sequence as a list; the rule (`is_set_cell`) decides instead, on
-    either road (found in review: dict_values and Sequence cells were sets with pyarrow and
-    labels without it; a Series with its own index raised KeyError)."""
+@pytest.mark.parametrize("one_char", [False, True])
+def test_odd_cells_read_alike_with_and_without_pyarrow(odd, one_char, monkeypatch):
+    """pyarrow reads any sequence as a list; `is_set_cell` says the same of every sequence
+    but a string, on either road (found in review: dict_values and Sequence cells were sets
+    with pyarrow and labels without it; a Series with its own index raised KeyError). With
+    one-character labels the rows are also checked in Python."""
     from pandas_agree.setvalues import is_set_cell
 
     cell = odd()
+    others = [["a", "b"], ["c"], ["c"], ["a"], ["d"]] if one_char else [
+        ["ab", "cd"], ["ef"], ["ef"], ["ab"], ["gh"]]
     cells = np.empty(6, dtype=object)
-    cells[:] = [cell, ["ab", "cd"], ["ef"], ["ef"], ["ab"], ["gh"]]
+    cells[:] = [cell, *others]
     df = pd.DataFrame({"unit": [0, 0, 1, 1, 2, 2], "coder": [0, 1] * 3, "value": cells})
     as_sets = df.assign(
         value=[frozenset(c) if is_set_cell(c) else frozenset([c]) for c in cells]
     )
     expected = alpha_by_definition(as_sets, jaccard)
-    assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
+    assert is_set_cell(cell) == (not isinstance(cell, str))
+    assert pa.alpha(df, "jaccard", sep=False).alpha == pytest.approx(expected, abs=1e-12)
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     monkeypatch.setitem(sys.modules, "pyarrow.compute", None)
-    assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
+    assert pa.alpha(df, "jaccard", sep=False).alpha == pytest.approx(expected, abs=1e-12)
+
+
+def test_hashable_sequences_are_sets_in_hashable_columns_too():
+    """A column of frozensets beside a range or a dict_values takes the hashing road; the
+    same rule reads them as sets there."""
+    cells = np.empty(4, dtype=object)
+    cells[:] = [range(1, 3), frozenset({1, 2}), {0: 3}.values(), frozenset({3})]
+    df = pd.DataFrame({"unit": [0, 0, 1, 1], "coder": [0, 1] * 2, "value": cells})
+    assert pa.alpha(df, "jaccard").observed == 0.0  # {1, 2} == {1, 2}, {3} == {3}
 
 
 def test_zero_dimensional_array_cell_is_a_typed_error():
