@@ -730,7 +730,7 @@ def _element_weight_array(elements: Any, weights: Any) -> np.ndarray:
                 f"`weights` must give a number for each element, got {w!r} for {e!r}"
             ) from None
 
-    out = np.array([weight(e) for e in elements])
+    out = np.array([weight(e) for e in np.asarray(elements).tolist()])  # Python scalars
     if not np.all(np.isfinite(out)) or (out <= 0).any():
         raise InvalidParameterError(
             f"`weights` must be finite and positive, got {out.tolist()[:5]}"

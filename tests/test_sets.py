@@ -702,3 +702,19 @@ def test_zero_dimensional_array_cell_is_a_typed_error():
     df = pd.DataFrame({"unit": [0, 0], "coder": [0, 1], "value": cells})
     with pytest.raises(ValueTypeError, match="unhashable value"):
         pa.alpha(df, "jaccard")
+
+
+def test_callable_weights_receive_the_labels_as_they_are():
+    """Integer labels reach a callable `weights` as Python ints, not numpy integers (a
+    callable testing isinstance(e, int) would otherwise weigh them differently)."""
+    seen = set()
+
+    def weight(e):
+        seen.add(type(e))
+        return 2.0 if isinstance(e, int) and e % 2 else 1.0
+
+    df = pd.DataFrame({"unit": [0, 0, 1, 1], "coder": [0, 1] * 2,
+                       "value": [frozenset({1, 2}), frozenset({2}), frozenset({3}),
+                                 frozenset({3, 4})]})
+    pa.alpha(df, "weighted_jaccard", weights=weight)
+    assert seen == {int}
