@@ -324,19 +324,6 @@ def is_set_cell(x: Any) -> bool:
     return hasattr(kind, "__getitem__") and hasattr(kind, "__len__")
 
 
-def _labels_type(kind: Any) -> bool:
-    """Whether Arrow values of this type are labels we can dictionary-encode."""
-    import pyarrow as pa
-
-    return bool(
-        pa.types.is_string(kind)
-        or pa.types.is_large_string(kind)
-        or pa.types.is_integer(kind)
-        or pa.types.is_boolean(kind)
-        or pa.types.is_floating(kind)
-    )
-
-
 def from_distinct(
     present: np.ndarray, codes: np.ndarray, distinct: np.ndarray, column: Hashable
 ) -> ElementForm:
