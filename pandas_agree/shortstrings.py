@@ -5,7 +5,7 @@ packed with its length into one 64-bit integer, *is* that integer: equal strings
 keys and different strings different keys, so factorizing the keys (an integer hash table)
 codes the strings exactly, faster than hashing the strings themselves
 (``pyarrow.compute.dictionary_encode``, which :func:`pandas.factorize` calls): 300,000
-coder names in 3.3 ms instead of 5.0 ms here. The bytes are packed big-endian above the
+coder names in 2.7 ms instead of 4.5 ms here. The bytes are packed big-endian above the
 length, so the keys sort as the strings do and the labels come back sorted from the keys
 alone. Longer strings, missing labels and other dtypes are left to :func:`pandas.factorize`
 (None).

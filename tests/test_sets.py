@@ -624,19 +624,6 @@ def test_other_collections_are_sets_on_every_road(make):
         assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
 
 
-class _Labels(collections.abc.Sequence):
-    """A sequence of labels that can be hashed (by identity)."""
-
-    def __init__(self, items):
-        self.items = list(items)
-
-    def __getitem__(self, i):
-        return self.items[i]
-
-    def __len__(self):
-        return len(self.items)
-
-
 class _OldStyle:
     """A sequence by the old protocol only (no __iter__): pyarrow reads it as a list."""
 
@@ -648,6 +635,10 @@ class _OldStyle:
 
     def __len__(self):
         return len(self.items)
+
+
+class _Labels(_OldStyle, collections.abc.Sequence):
+    """A sequence of labels that can be hashed (by identity)."""
 
 
 @pytest.mark.parametrize(
