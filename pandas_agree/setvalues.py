@@ -8,7 +8,7 @@ then merges and deduplicates the sets; :func:`pandas_agree.data.prepare` is the 
 shape of the value column                  feeder
 =========================================  =============================================
 Arrow list column (``pd.ArrowDtype``)      :func:`from_arrow` (``pyarrow.compute``)
-Python lists, tuples, sets, numpy arrays   :func:`from_objects` (pyarrow, else one pass)
+Python lists, tuples, sets, numpy arrays   :func:`from_objects` (flattened in C)
 delimited strings with ``sep=``            :func:`from_strings` (Arrow or ``str.split``)
 distinct hashable values (frozensets)      :func:`from_distinct` (work on distinct values)
 =========================================  =============================================
@@ -66,8 +66,13 @@ SEPARATOR_HINTS = (";", ",", "|", "/")
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
 # Cells that are sets whatever their content (an array may be 0-d: see is_set_cell).
 _PLAIN_SETS = (set, frozenset, list, tuple)
-# Cells of the columns that pyarrow converts (tuples hash: pd.factorize codes them).
-_LIST_TYPES = (list, set, np.ndarray)
+# Cell types of a column whose missing cells are all None (found by identity).
+_PLAIN_SETS_OR_NONE = frozenset({*_PLAIN_SETS, type(None)})
+
+try:  # the loop behind Series.explode (see _explode)
+    from pandas._libs.reshape import explode as _pandas_explode
+except ImportError:  # pragma: no cover - present in pandas 0.25 to 3.1
+    _pandas_explode = None
 
 
 @dataclass(frozen=True)
@@ -185,120 +190,107 @@ def from_objects(
     sets and scalars raises :class:`~pandas_agree.errors.MixedValueTypesError`. With
     ``check_strings``, a scalar string that looks like several labels raises
     :class:`~pandas_agree.errors.AmbiguousValuesError` (see :func:`check_separators`).
+
+    The cells are flattened in C (lists by pandas' explode loop, numpy arrays of strings
+    through ``tolist``, other cells by :func:`itertools.chain`), and the labels are the
+    cells' own items, coded by :func:`pandas.factorize`: ``b"cd"`` stays apart from
+    ``"cd"`` and ``2.5`` from ``2``.
     """
-    form = _lists_through_arrow(arr)  # one C++ pass, checked afterwards
-    if form is not None:
-        return form
-    types = set(map(type, arr))
-    if all(issubclass(t, _PLAIN_SETS) for t in types):  # no missing cell, no scalar
-        present = np.ones(arr.size, dtype=bool)
-        vals = arr
+    kinds = set(map(type, arr))
+    if kinds <= _PLAIN_SETS_OR_NONE:  # `!= None` compares identities here (no ndarray)
+        present = np.not_equal(arr, None)
+        kinds.discard(type(None))
     else:
         present = ~pd.isna(arr)
-        vals = arr[present]
-        types = set(map(type, vals))
-    if not all(issubclass(t, _PLAIN_SETS) for t in types):
-        is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
-        bad = next((x for x in vals[~is_set] if not _hashable(x)), None)
-        if bad is not None:
-            raise ValueTypeError(
-                f"`value` column {column!r} holds an unhashable value {bad!r}; values must be "
-                "scalars or sets (set, frozenset, list, tuple, numpy array)"
-            )
-        if is_set.any() and not is_set.all() and not scalars_as_sets:
-            raise MixedValueTypesError(
-                f"`value` column {column!r} mixes sets (e.g. {vals[is_set][0]!r}) and scalars "
-                f"(e.g. {vals[~is_set][0]!r}); use a set distance (a scalar then counts as a "
-                "one-element set) or make every value a set"
-            )
-        if check_strings:
-            check_separators(vals[~is_set], column)
-        wrapped = np.empty(vals.size, dtype=object)
-        wrapped[:] = [x if s else (x,) for x, s in zip(vals, is_set.tolist())]
-        vals = wrapped
-    lengths = np.fromiter(map(len, vals), dtype=np.intp, count=vals.size)
+    vals = arr if present.all() else arr[present]
+    if vals is not arr and not kinds <= _PLAIN_SETS_OR_NONE:
+        kinds = set(map(type, vals))
+    read = None
+    if kinds == {list} and _pandas_explode is not None:
+        read = _explode(vals)
+    elif kinds == {np.ndarray}:
+        read = _string_arrays(vals)
+    if read is not None:
+        flat, lengths = read
+    else:
+        if not all(issubclass(t, _PLAIN_SETS) for t in kinds):
+            vals = _scalars_as_sets(vals, scalars_as_sets, column, check_strings)
+        lengths = np.fromiter(map(len, vals), dtype=np.intp, count=vals.size)
+        chained = itertools.chain.from_iterable(vals)
+        flat = np.fromiter(chained, dtype=object, count=int(lengths.sum()))
+    labels, domain = _factorize_elements(flat)
     indptr = np.zeros(vals.size + 1, dtype=np.intp)
     np.cumsum(lengths, out=indptr[1:])
-    flat = np.fromiter(itertools.chain.from_iterable(vals), dtype=object, count=int(indptr[-1]))
-    labels, domain = _factorize_elements(flat)
     return ElementForm(present, indptr, labels, domain)
 
 
-def _lists_through_arrow(arr: np.ndarray) -> ElementForm | None:
-    """Lists, sets, tuples or numpy arrays of string labels (and missing cells) converted by
-    pyarrow in one pass and checked in a second, or None (the caller's general pass then
-    reads the column).
+def _scalars_as_sets(
+    vals: np.ndarray, scalars_as_sets: bool, column: Hashable, check_strings: bool
+) -> np.ndarray:
+    """``vals`` (present cells) with every scalar wrapped as a one-element set, after the
+    checks :func:`from_objects` names."""
+    is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
+    bad = next((x for x in vals[~is_set] if not _hashable(x)), None)
+    if bad is not None:
+        raise ValueTypeError(
+            f"`value` column {column!r} holds an unhashable value {bad!r}; values must be "
+            "scalars or sets (set, frozenset, list, tuple, numpy array)"
+        )
+    if is_set.any() and not is_set.all() and not scalars_as_sets:
+        raise MixedValueTypesError(
+            f"`value` column {column!r} mixes sets (e.g. {vals[is_set][0]!r}) and scalars "
+            f"(e.g. {vals[~is_set][0]!r}); use a set distance (a scalar then counts as a "
+            "one-element set) or make every value a set"
+        )
+    if check_strings:
+        check_separators(vals[~is_set], column)
+    wrapped = np.empty(vals.size, dtype=object)
+    wrapped[:] = [x if s else (x,) for x, s in zip(vals, is_set.tolist())]
+    return wrapped
 
-    pyarrow reads every sequence as a list, as :func:`is_set_cell` does, with two
-    exceptions that the checks catch:
 
-    * a ``bytes`` label becomes a string (``b"cd"`` would merge with ``"cd"``), so every
-      label is checked to be a ``str`` (one pass, in C, see :func:`_only_string_labels`:
-      it costs about what the conversion does);
-    * a ``str`` cell becomes the list of its characters (``""`` an empty list), so the rows
-      that are empty or hold only one-character labels have their cells checked with
-      :func:`is_set_cell` (none in the usual case).
+def _explode(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The items of the lists ``cells`` in one object array, and each list's length.
 
-    Integer labels never take this road (pyarrow would truncate ``2.5`` to ``2``). None
-    when pyarrow is not installed, or a cell or label does not fit.
+    The loop is pandas' own, behind :meth:`pandas.Series.explode` (whose result pandas 3
+    would convert to its string dtype, doubling the cost), a third faster than the two
+    passes of the standard library. It marks an empty list with one NaN item, taken out
+    again here.
+    """
+    flat, lengths = _pandas_explode(cells)
+    lengths = lengths.astype(np.intp, copy=False)
+    ones = np.flatnonzero(lengths == 1)  # an empty list: one item, missing
+    at = np.cumsum(lengths)[ones] - 1
+    missing = pd.isna(flat[at])
+    if missing.any():
+        ones, at = ones[missing], at[missing]
+        empty = np.fromiter(map(len, cells[ones]), dtype=np.intp, count=ones.size) == 0
+        if empty.any():
+            keep = np.ones(flat.size, dtype=bool)
+            keep[at[empty]] = False
+            flat = flat[keep]
+            lengths = lengths.copy()
+            lengths[ones[empty]] = 0
+    return flat, lengths
+
+
+def _string_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The items of the numpy arrays ``cells`` and their lengths, or None unless every
+    item is a ``str``.
+
+    ``tolist`` reads an array four times faster than iterating it, but it turns a typed
+    array's items into Python scalars (a ``datetime64[ns]`` item into an ``int``), so only
+    strings are taken from it; other arrays (and 0-d ones) take the general pass.
     """
     try:
-        import pyarrow as pa
-    except ImportError:  # pragma: no cover - the arrow extra is optional
+        lengths = np.fromiter(map(len, cells), dtype=np.intp, count=cells.size)
+    except TypeError:  # a 0-d array
         return None
-    first = next((x for x in arr if isinstance(x, _LIST_TYPES) and is_set_cell(x) and len(x)), None)
-    if first is None or not isinstance(next(iter(first)), str):
+    chained = itertools.chain.from_iterable(map(np.ndarray.tolist, cells))
+    flat = np.fromiter(chained, dtype=object, count=int(lengths.sum()))
+    if pd.api.types.infer_dtype(flat, skipna=False) not in ("string", "empty"):
         return None
-    try:
-        converted = pa.array(arr, type=pa.list_(pa.large_string()), from_pandas=True)
-    except Exception:  # a cell that does not fit, or fails to be read as a sequence
-        return None
-    form = from_arrow(pd.Series(converted, dtype=pd.ArrowDtype(converted.type)))
-    cells = arr[form.present]
-    if not (_only_string_labels(cells) and _no_string_cells(cells, form)):
-        return None
-    return form
-
-
-def _only_string_labels(cells: np.ndarray, block: int = 1 << 16) -> bool:
-    """Whether every label in ``cells`` (sequences of labels) is a ``str``.
-
-    One loop in C: ``isinstance`` mapped over the chained cells. Numpy arrays are read
-    through ``tolist`` (four times faster than iterating them), one at a time: lists kept
-    alive all at once would wake the garbage collector.
-    """
-    arrays = bool(cells.size) and isinstance(cells[0], np.ndarray)
-    for start in range(0, cells.size, block):
-        part = cells[start : start + block]
-        if not (arrays and _all_strings(map(np.ndarray.tolist, part))) and not _all_strings(
-            part
-        ):
-            return False  # (a part that is not all arrays is read again as it is)
-    return True
-
-
-def _all_strings(cells: Any) -> bool:
-    """Whether every label of ``cells`` is a ``str`` (False if a cell cannot be opened)."""
-    try:
-        return all(map(isinstance, itertools.chain.from_iterable(cells), itertools.repeat(str)))
-    except TypeError:  # np.ndarray.tolist on a cell that is no array
-        return False
-
-
-def _no_string_cells(cells: np.ndarray, form: ElementForm) -> bool:
-    """Whether no cell was a string that pyarrow split into characters.
-
-    Only rows that are empty or hold nothing but one-character labels can come from a
-    string; their cells are checked with :func:`is_set_cell` (none in the usual case). All
-    labels are strings here (:func:`_only_string_labels` ran first).
-    """
-    lengths = np.diff(form.indptr)
-    suspect = lengths == 0
-    one_char = np.fromiter(map(len, form.label_domain), dtype=np.intp) == 1
-    if one_char.any():  # a row with a label longer than one character is no string
-        row = np.repeat(np.arange(lengths.size, dtype=np.intp), lengths)
-        suspect |= np.bincount(row[~one_char[form.labels]], minlength=lengths.size) == 0
-    return all(map(is_set_cell, cells[suspect]))
+    return flat, lengths
 
 
 def is_set_cell(x: Any) -> bool:

@@ -496,11 +496,11 @@ def test_routes_without_pyarrow_give_the_same_alpha(monkeypatch):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_one_character_labels_and_strings_among_lists(seed):
-    """Lists are converted by pyarrow in one pass and checked afterwards: a ``str`` cell
-    (which pyarrow splits into characters) can only hide in a row of one-character labels or
-    an empty row, so those rows are checked in Python. Random columns of one-character
-    labels, empty lists and sets, with ``str``, ``np.str_`` and ``""`` cells mixed in, must
-    give alpha from the definition (a plain string is the one-element set {string})."""
+    """A ``str`` cell among lists is one label, never its characters (an earlier design,
+    which converted lists with pyarrow, could split it; found in review). Random columns of
+    one-character labels, empty lists and sets, with ``str``, ``np.str_`` and ``""`` cells
+    mixed in, must give alpha from the definition (a plain string is the one-element set
+    {string})."""
     rng = np.random.default_rng(seed)
     labels = ["a", "b", "c", "\u00e5", "NA", "bc"]
     cells = []
@@ -613,8 +613,8 @@ def test_error_of_the_unit_column_comes_first_and_alone(monkeypatch):
 
 @pytest.mark.parametrize("make", [pd.Series, collections.deque], ids=["Series", "deque"])
 def test_other_collections_are_sets_on_every_road(make):
-    """A Series or deque of labels is a set of labels whether its labels are one character
-    long (checked in Python) or longer (taken from pyarrow's conversion)."""
+    """A Series or deque of labels is a set of labels, whether its labels are one character
+    long or longer (an earlier design read the two kinds of row differently)."""
     for labels in (["a", "b"], ["ab", "cd"]):
         cells = [make(labels), list(labels), make(labels[:1]), [labels[1]]]
         df = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": ["x", "y"] * 2})
@@ -709,3 +709,112 @@ def test_callable_weights_receive_the_labels_as_they_are():
                                  frozenset({3, 4})]})
     pa.alpha(df, "weighted_jaccard", weights=weight)
     assert seen == {int}
+
+
+# --- lists flattened by pandas' explode loop, arrays through tolist (issue 15, session 5) ----
+
+
+def _cells(values) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+def test_pandas_explode_loop_is_read_as_relied_on():
+    """The loop behind Series.explode marks an empty list with one NaN item; `_explode`
+    takes the marks out and keeps a real missing item (which the caller refuses)."""
+    from pandas_agree import setvalues
+
+    if setvalues._pandas_explode is None:  # pragma: no cover - a pandas that moved it
+        pytest.skip("pandas has no explode loop at pandas._libs.reshape")
+    cells = _cells([["a", "b"], [], ["c"], [np.nan], [None, "d"], [], ["e", "e"]])
+    flat, lengths = setvalues._explode(cells)
+    items = [x for c in cells for x in c]  # the definition: every item, in order
+    assert lengths.tolist() == [len(c) for c in cells]
+    assert len(flat) == len(items)
+    assert all(a is b for a, b in zip(flat, items))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("stdlib", [False, True], ids=["explode", "chain"])
+def test_list_cells_with_every_kind_of_missing_cell(seed, stdlib, monkeypatch):
+    """Lists (empty ones, repeats) beside None, NaN and pd.NA cells give alpha from the
+    definition, by pandas' loop and by the standard library's two passes alike."""
+    from pandas_agree import setvalues
+
+    if stdlib:
+        monkeypatch.setattr(setvalues, "_pandas_explode", None)
+    rng = np.random.default_rng(seed)
+    labels = ["a", "b", "c", "NA", ""]
+    cells = []
+    for _ in range(80):
+        r = rng.random()
+        if r < 0.1:
+            cells.append([None, np.nan, pd.NA][int(rng.integers(0, 3))])
+        else:
+            k = int(rng.integers(0, 4))
+            cells.append([labels[i] for i in rng.integers(0, len(labels), k)])
+    df = pd.DataFrame({"unit": np.repeat(np.arange(40), 2), "coder": ["x", "y"] * 40})
+    df["value"] = pd.Series(_cells(cells), dtype=object)
+    as_sets = df.assign(value=[frozenset(c) if isinstance(c, list) else None for c in cells])
+    expected = alpha_by_definition(as_sets.dropna(subset=["value"]), masi)
+    assert pa.alpha(df, "masi", sep=False).alpha == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("missing", [None, np.nan, float("nan")])
+@pytest.mark.parametrize("stdlib", [False, True], ids=["explode", "chain"])
+def test_a_missing_item_in_a_list_is_refused(missing, stdlib, monkeypatch):
+    from pandas_agree import setvalues
+
+    if stdlib:
+        monkeypatch.setattr(setvalues, "_pandas_explode", None)
+    for bad in ([missing], ["a", missing]):
+        df = pd.DataFrame({"unit": [0, 0, 1, 1], "coder": ["x", "y"] * 2})
+        df["value"] = pd.Series(_cells([["a"], [], None, bad]), dtype=object)
+        with pytest.raises(MissingInSetError, match="unit 1, coder 'y'"):
+            pa.alpha(df, "masi")
+
+
+def test_scalars_among_lists_are_one_element_sets_or_an_error():
+    """A float that is no NaN (or a string) among lists is a label, never a missing cell."""
+    cells = [["a"], 2.5, np.nan, ["a", 2.5], "b", ["b"], None, [2.5]]
+    df = pd.DataFrame({"unit": np.repeat(np.arange(4), 2), "coder": ["x", "y"] * 4})
+    df["value"] = pd.Series(_cells(cells), dtype=object)
+    as_sets = df.assign(
+        value=[
+            None if c is None or (isinstance(c, float) and np.isnan(c))
+            else frozenset(c) if isinstance(c, list) else frozenset([c])
+            for c in cells
+        ]
+    )
+    expected = alpha_by_definition(as_sets.dropna(subset=["value"]), jaccard)
+    assert pa.alpha(df, "jaccard", sep=False).alpha == pytest.approx(expected, abs=1e-12)
+    with pytest.raises(pa.errors.MixedValueTypesError):
+        pa.alpha(df, "nominal")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda x: np.array(x, dtype=object),
+        lambda x: np.array(x, dtype=str),
+        lambda x: np.array([len(e) for e in x], dtype=np.int64),
+        lambda x: np.array([f"2020-01-0{len(e)}" for e in x], dtype="datetime64[ns]"),
+    ],
+    ids=["object", "str", "int", "datetime64"],
+)
+def test_numpy_array_cells_of_every_dtype(make):
+    """Arrays of strings are read through tolist; other arrays keep their items as numpy
+    yields them (tolist would turn datetime64[ns] into integers)."""
+    raw = [["ab", "c"], ["ab"], [], ["c"], None, ["ab", "ddd"], ["c"], ["c"]]
+    cells = _cells([None if x is None else make(x) for x in raw])
+    df = pd.DataFrame({"unit": np.repeat(np.arange(4), 2), "coder": ["x", "y"] * 4})
+    df["value"] = pd.Series(cells, dtype=object)
+    as_sets = df.assign(value=[None if c is None else frozenset(c) for c in cells])
+    expected = alpha_by_definition(as_sets.dropna(subset=["value"]), masi)
+    assert pa.alpha(df, "masi").alpha == pytest.approx(expected, abs=1e-12)
+    labels = {e for s in pa.coincidences(df).index for e in s}
+    first = next(c for c in cells if c is not None and len(c))
+    assert {type(e) for e in labels} <= {type(e) for e in first} | {str, int}
+    if first.dtype.kind == "M":
+        assert all(isinstance(e, np.datetime64) for e in labels)
