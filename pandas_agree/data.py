@@ -8,9 +8,7 @@ frozenset; an empty set is a coded value, not missing.
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,6 +19,7 @@ import scipy.sparse as sp
 from ._core import tuning
 from ._core.setcodes import dedupe_sets, gather_rows, union_by_key
 from ._core.tuning import direct_codes_fit
+from ._threads import started
 from .errors import (
     ColumnNotFoundError,
     DuplicateRatingError,
@@ -380,7 +379,7 @@ def prepare(
             f"`on_duplicate` must be one of {list(_ON_DUPLICATE)}, got {on_duplicate!r}"
         )
     raw = data[value]
-    labels = _started(
+    labels = started(
         lambda: (_factorize_labels(data[unit], "unit"), _factorize_labels(data[coder], "coder")),
         _overlaps(raw),
     )
@@ -409,28 +408,13 @@ def prepare(
     )
 
 
-def _started(func: Callable[[], Any], parallel: bool) -> Callable[[], Any]:
-    """Start ``func`` and return a callable that gives its result (or raises its error).
-
-    With ``parallel`` and two or more CPUs available, ``func`` runs on one extra thread
-    while the caller goes on (its pyarrow and numpy work releases the GIL); otherwise it
-    runs here and now.
-    """
-    if not parallel or _usable_cpus() < 2:
-        result = func()
-        return lambda: result
-    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pandas_agree")
-    future = executor.submit(func)
-    executor.shutdown(wait=False)  # the thread ends with its one task
-    return future.result
-
-
 def _overlaps(raw: pd.Series) -> bool:
     """Whether the unit and coder columns are worth coding on a second thread while ``raw``
     (the value column) is coded: a large column whose coding leaves the GIL free for long
-    (Arrow and string columns, lists through pyarrow). Not an object column of hashable
-    cells: ``pd.factorize`` holds the GIL throughout and the thread would only wait (measured:
-    1-4 ms slower on the frozensets of benchmarks/bench_sets.py).
+    (Arrow and string columns), or lists, sets and arrays (measured on
+    benchmarks/bench_sets.py: lists 2-4 ms faster). Not an object column of hashable cells:
+    ``pd.factorize`` holds the GIL throughout and the thread would only wait (frozensets
+    1-2 ms slower).
     """
     if len(raw) < tuning.PARALLEL_MIN_ROWS:
         return False
@@ -447,13 +431,6 @@ def _raise_first(labels: Callable[[], Any]) -> None:
         labels()
     except Exception as error:
         raise error from None
-
-
-def _usable_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform (macOS, Windows)
-        return os.cpu_count() or 1
 
 
 def _deduplicate(

@@ -818,3 +818,33 @@ def test_numpy_array_cells_of_every_dtype(make):
     assert {type(e) for e in labels} <= {type(e) for e in first} | {str, int}
     if first.dtype.kind == "M":
         assert all(isinstance(e, np.datetime64) for e in labels)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_arrow_labels_encoded_in_two_halves_match_first_appearance(seed, monkeypatch):
+    """Labels of a large Arrow list column are dictionary-encoded in two halves at once;
+    the codes must be those of first appearance over the whole column, as written here,
+    with labels new in the second half, null items (code -1) and empty strings."""
+    from pandas_agree import setvalues
+    from pandas_agree._core import tuning
+
+    monkeypatch.setattr(tuning, "PARALLEL_MIN_LABELS", 4)
+    rng = np.random.default_rng(seed)
+    pool = ["a", "b", "", "ccc", "\u00e9", "late1", "late2", None]
+    n = 60
+    items = [pool[int(i)] for i in rng.integers(0, 5, n)]  # first half: early labels only
+    items += [pool[int(i)] for i in rng.integers(0, len(pool), n)]
+    flat = pyarrow.array(items, type=pyarrow.string())
+    codes, labels = setvalues._encoded(flat)
+    seen: dict = {}
+    for x in items:
+        if x is not None:
+            seen.setdefault(x, len(seen))
+    assert labels == list(seen)
+    assert codes.tolist() == [-1 if x is None else seen[x] for x in items]
+    for n_items in (0, 1, 9):  # tiny arrays: one half may be empty
+        few = pyarrow.array(items[-n_items:] if n_items else [], type=pyarrow.string())
+        got_codes, got_labels = setvalues._encoded(few)
+        want = pyarrow.compute.dictionary_encode(few)
+        assert got_labels == want.dictionary.to_pylist()
+        assert got_codes.tolist() == want.indices.fill_null(-1).to_pylist()

@@ -26,6 +26,7 @@ __all__ = [
     "MV_GROUP_MIN_LABELS",
     "MV_GROUP_SIZE_DIVISOR",
     "PAIR_TABLE_PER_KEY",
+    "PARALLEL_MIN_LABELS",
     "PARALLEL_MIN_ROWS",
     "SLOT_PAIRS_MAX",
     "SMALL_TABLE_CELLS",
@@ -147,11 +148,18 @@ KEEP_PAIRS_ENTRIES = BLOCK_CELLS // 4
 DISJOINT_CHECK_SIZES = 2048
 
 #: Value columns of at least this many rows whose coding releases the GIL (Arrow list and
-#: string columns, lists converted by pyarrow) have their unit and coder columns coded on a
-#: second thread meanwhile (pandas_agree.data.prepare): pyarrow's dictionary encoding (pandas'
-#: default string columns) and numpy's loops release the GIL too, so the two overlap on two
-#: cores. Measured here at 300,000 rows (2 cores, benchmarks/bench_sets.py): Arrow lists 33
-#: -> 28 ms, Python lists 70 -> 64 ms end to end; frozensets gain nothing (pd.factorize holds
-#: the GIL) and stay on one thread. A thread costs about 0.1 ms, so below 50,000 rows (a few
-#: ms of work) it is not worth it.
+#: string columns) or that are lists, sets or arrays have their unit and coder columns coded
+#: on a worker thread meanwhile (pandas_agree.data.prepare, pandas_agree._threads):
+#: pyarrow's dictionary encoding (pandas' default string columns) and numpy's loops release
+#: the GIL too, so the two overlap on two cores. Measured here at 300,000 rows (2 cores,
+#: benchmarks/bench_sets.py, workers kept between calls): Arrow lists 25-29 -> 23-24 ms with
+#: the split encoding below, Python lists 77-79 -> 73-75 ms end to end; frozensets lose 1-2 ms
+#: (pd.factorize holds the GIL) and stay on one thread. Handing a task to a kept worker
+#: costs about 0.1 ms, so below 50,000 rows (a few ms of work) it is not worth it.
 PARALLEL_MIN_ROWS = 50_000
+
+#: An Arrow list column of at least this many string labels has them dictionary-encoded in
+#: two halves at once, on two cores (pandas_agree.setvalues). Measured here on the 540,000
+#: labels of benchmarks/bench_sets.py: 6.3 -> 3.2 ms for the encoding alone. Below this a
+#: half takes under 0.6 ms, a few times what starting the thread costs.
+PARALLEL_MIN_LABELS = 100_000
