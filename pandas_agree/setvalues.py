@@ -149,21 +149,13 @@ def _hashable(x: Any) -> bool:
 def from_arrow(series: pd.Series) -> ElementForm:
     """Element form of an Arrow list column, with ``pyarrow.compute`` (no per-row Python)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     arr = pa.array(series)
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
     if pa.types.is_fixed_size_list(arr.type):
         arr = arr.cast(pa.list_(arr.type.value_type))
-    if arr.null_count:
-        present = arr.is_valid().to_numpy(zero_copy_only=False)
-        lengths = pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False)
-        lengths = lengths[present]
-    else:  # no missing cell: the offsets are the row pointers (no copy)
-        present = np.ones(len(arr), dtype=bool)
-        lengths = np.diff(arr.offsets.to_numpy(zero_copy_only=False))
-    flat = pc.list_flatten(arr)
+    present, indptr, flat = _rows_of(arr)
     try:
         codes, labels = _encoded(flat)
     except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
@@ -171,10 +163,32 @@ def from_arrow(series: pd.Series) -> ElementForm:
             f"`value` column {series.name!r} is an Arrow list of {arr.type.value_type}: set "
             "elements must be labels (strings, integers, booleans)"
         ) from None
-    domain = pd.Index(labels, dtype=object)
-    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
-    np.cumsum(lengths, out=indptr[1:])
-    return ElementForm(present, indptr, codes, domain)
+    return ElementForm(present, indptr, codes, pd.Index(labels, dtype=object))
+
+
+def _rows_of(arr: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+    """Which rows of an Arrow list array are present, their row pointers, and their items.
+
+    The list offsets are the row pointers, and the items one slice of the child array,
+    when every missing row holds no items (as pyarrow writes them); otherwise the items of
+    the missing rows are left out by ``list_flatten``.
+    """
+    import pyarrow.compute as pc
+
+    offsets = arr.offsets.to_numpy(zero_copy_only=False).astype(np.intp, copy=False)
+    if arr.null_count:
+        present = arr.is_valid().to_numpy(zero_copy_only=False)
+        starts, ends = offsets[:-1][present], offsets[1:][present]
+        if not np.array_equal(ends[:-1], starts[1:]):  # a missing row that holds items
+            lengths = ends - starts
+            indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+            np.cumsum(lengths, out=indptr[1:])
+            return present, indptr, pc.list_flatten(arr)
+        offsets = np.append(starts, ends[-1:]) if starts.size else offsets[:1]
+    else:
+        present = np.ones(len(arr), dtype=bool)
+    first = int(offsets[0])
+    return present, offsets - first, arr.values.slice(first, int(offsets[-1]) - first)
 
 
 def _encoded(flat: Any) -> tuple[np.ndarray, list]:

@@ -848,3 +848,41 @@ def test_arrow_labels_encoded_in_two_halves_match_first_appearance(seed, monkeyp
         want = pyarrow.compute.dictionary_encode(few)
         assert got_labels == want.dictionary.to_pylist()
         assert got_codes.tolist() == want.indices.fill_null(-1).to_pylist()
+
+
+def _arrow_lists_in_every_layout():
+    """The same list column laid out every way Arrow allows: sliced, chunked, large, fixed
+    size, and with missing rows whose offsets still span items (from_arrays with a mask)."""
+    values = pyarrow.array(["a", "b", "zz", "c", "a", "zz", "d", "b", None, "e"])
+    offsets = pyarrow.array([0, 2, 4, 4, 7, 8, 10], type=pyarrow.int32())
+    mask = pyarrow.array([False, True, False, False, True, False])  # rows 1 and 4 missing
+    spanning = pyarrow.ListArray.from_arrays(offsets, values, mask=mask)  # rows 1, 4 hold items
+    plain = pyarrow.array([["a", "b"], None, [], ["c", "a", "zz"], None, ["b"]],
+                          type=pyarrow.list_(pyarrow.string()))
+    return {
+        "plain": plain,
+        "spanning": spanning,
+        "sliced": plain.slice(1, 4),
+        "sliced spanning": spanning.slice(2, 4),
+        "chunked": pyarrow.chunked_array([plain.slice(0, 3), plain.slice(3)]),
+        "large": plain.cast(pyarrow.large_list(pyarrow.large_string())),
+        "fixed": pyarrow.array([["a", "b"], None, ["c", "c"]],
+                               type=pyarrow.list_(pyarrow.string(), 2)),
+        "all missing": pyarrow.array([None, None], type=pyarrow.list_(pyarrow.string())),
+        "no rows": pyarrow.array([], type=pyarrow.list_(pyarrow.string())),
+    }
+
+
+@pytest.mark.parametrize("layout", list(_arrow_lists_in_every_layout()))
+def test_arrow_list_layouts_read_as_their_python_lists(layout):
+    from pandas_agree.setvalues import from_arrow
+
+    arr = _arrow_lists_in_every_layout()[layout]
+    rows = arr.to_pylist()  # the definition: what each row holds
+    form = from_arrow(pd.Series(arr, dtype=pd.ArrowDtype(arr.type)))
+    assert form.present.tolist() == [r is not None for r in rows]
+    got = [
+        [None if c < 0 else form.label_domain[c] for c in form.labels[a:b]]
+        for a, b in itertools.pairwise(form.indptr)
+    ]
+    assert got == [r for r in rows if r is not None]
