@@ -153,8 +153,6 @@ def from_arrow(series: pd.Series) -> ElementForm:
     arr = pa.array(series)
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
-    if pa.types.is_fixed_size_list(arr.type):
-        arr = arr.cast(pa.list_(arr.type.value_type))
     present, indptr, flat = _rows_of(arr)
     try:
         codes, labels = _encoded(flat)
@@ -173,8 +171,14 @@ def _rows_of(arr: Any) -> tuple[np.ndarray, np.ndarray, Any]:
     when every missing row holds no items (as pyarrow writes them); otherwise the items of
     the missing rows are left out by ``list_flatten``.
     """
+    import pyarrow as pa
     import pyarrow.compute as pc
 
+    if pa.types.is_fixed_size_list(arr.type):  # no offsets (nor a cast to list in pyarrow 12)
+        present = arr.is_valid().to_numpy(zero_copy_only=False)
+        size = arr.type.list_size
+        indptr = np.arange(np.count_nonzero(present) + 1, dtype=np.intp) * size
+        return present, indptr, pc.list_flatten(arr)
     offsets = arr.offsets.to_numpy(zero_copy_only=False).astype(np.intp, copy=False)
     if arr.null_count:
         present = arr.is_valid().to_numpy(zero_copy_only=False)
