@@ -42,10 +42,13 @@ def started(func: Callable[[], T], parallel: bool) -> Callable[[], T]:
     >>> result()
     42
     """
-    if not parallel or usable_cpus() < 2:
-        value: Any = func()
-        return lambda: value
-    return _pool().submit(func).result
+    if parallel and usable_cpus() >= 2:
+        try:
+            return _pool().submit(func).result
+        except RuntimeError:  # no new thread at interpreter shutdown (an atexit handler)
+            pass
+    value: Any = func()
+    return lambda: value
 
 
 _POOL: tuple[int, ThreadPoolExecutor] | None = None

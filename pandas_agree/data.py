@@ -684,6 +684,10 @@ def set_incidence(values: pd.Index, element_weights: Any = None) -> tuple[sp.csr
         except OverflowError:
             pass
     elem_codes, elements = pd.factorize(flat)
+    if elem_codes.size and elem_codes.min() < 0:  # refused upstream; never a column index -1
+        raise MissingInSetError(
+            f"a set in the value domain holds a missing element: {flat[elem_codes < 0][0]!r}"
+        )
     data = np.ones(flat.size)
     if element_weights is not None:
         data = _element_weight_array(elements, element_weights)[elem_codes]

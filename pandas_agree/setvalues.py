@@ -121,8 +121,12 @@ def is_arrow_list(series: pd.Series) -> bool:
     import pyarrow as pa
 
     kind = dtype.pyarrow_dtype
-    return pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(
-        kind
+    views = [getattr(pa.types, f"is_{k}list_view", None) for k in ("", "large_")]  # pyarrow 16
+    return (
+        pa.types.is_list(kind)
+        or pa.types.is_large_list(kind)
+        or pa.types.is_fixed_size_list(kind)
+        or any(is_view(kind) for is_view in views if is_view is not None)
     )
 
 
@@ -153,9 +157,9 @@ def from_arrow(series: pd.Series) -> ElementForm:
     arr = pa.array(series)
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
-    present, indptr, flat = _rows_of(arr)
     try:
-        codes, labels = _encoded(flat)
+        present, indptr, flat = _rows_of(arr)
+        codes, labels = _encoded(_plain_items(flat))
     except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
         raise ValueTypeError(
             f"`value` column {series.name!r} is an Arrow list of {arr.type.value_type}: set "
@@ -172,27 +176,47 @@ def _rows_of(arr: Any) -> tuple[np.ndarray, np.ndarray, Any]:
     the missing rows are left out by ``list_flatten``.
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    if pa.types.is_fixed_size_list(arr.type):  # no offsets (nor a cast to list in pyarrow 12)
-        present = arr.is_valid().to_numpy(zero_copy_only=False)
-        size = arr.type.list_size
-        indptr = np.arange(np.count_nonzero(present) + 1, dtype=np.intp) * size
-        return present, indptr, pc.list_flatten(arr)
+    present = arr.is_valid().to_numpy(zero_copy_only=False)
+    if pa.types.is_fixed_size_list(arr.type):  # no offsets; list_flatten of a column of
+        size = arr.type.list_size  # missing rows only fails in pyarrow 12
+        rows = np.flatnonzero(present) + arr.offset  # values ignore the array's offset
+        items = (rows[:, None] * size + np.arange(size)).ravel()
+        indptr = np.arange(rows.size + 1, dtype=np.intp) * size
+        return present, indptr, arr.values.take(pa.array(items, type=pa.int64()))
+    if not (pa.types.is_list(arr.type) or pa.types.is_large_list(arr.type)):
+        return present, *_flattened(arr, present)  # a list view (pyarrow 16): no offsets
     offsets = arr.offsets.to_numpy(zero_copy_only=False).astype(np.intp, copy=False)
     if arr.null_count:
-        present = arr.is_valid().to_numpy(zero_copy_only=False)
         starts, ends = offsets[:-1][present], offsets[1:][present]
         if not np.array_equal(ends[:-1], starts[1:]):  # a missing row that holds items
-            lengths = ends - starts
-            indptr = np.zeros(lengths.size + 1, dtype=np.intp)
-            np.cumsum(lengths, out=indptr[1:])
-            return present, indptr, pc.list_flatten(arr)
+            return present, *_flattened(arr, present)
         offsets = np.append(starts, ends[-1:]) if starts.size else offsets[:1]
-    else:
-        present = np.ones(len(arr), dtype=bool)
     first = int(offsets[0])
     return present, offsets - first, arr.values.slice(first, int(offsets[-1]) - first)
+
+
+def _flattened(arr: Any, present: np.ndarray) -> tuple[np.ndarray, Any]:
+    """Row pointers and items of the present rows, by ``list_flatten``."""
+    import pyarrow.compute as pc
+
+    lengths = pc.list_value_length(arr).fill_null(0).to_numpy(zero_copy_only=False)[present]
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return indptr, pc.list_flatten(arr)
+
+
+def _plain_items(flat: Any) -> Any:
+    """Arrow set items as plain values: a dictionary array decoded (its dictionary may
+    repeat an entry), and NaN a null (a missing element, as NaN is in every other shape)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(flat.type):
+        flat = flat.dictionary_decode()
+    if pa.types.is_floating(flat.type):
+        flat = pc.if_else(pc.is_nan(flat), pa.scalar(None, type=flat.type), flat)
+    return flat
 
 
 def _encoded(flat: Any) -> tuple[np.ndarray, list]:

@@ -886,3 +886,59 @@ def test_arrow_list_layouts_read_as_their_python_lists(layout):
         for a, b in itertools.pairwise(form.indptr)
     ]
     assert got == [r for r in rows if r is not None]
+
+
+# --- found in review of session 5's work (all older than it) --------------------------------
+
+
+def test_nan_in_an_arrow_float_list_is_a_missing_element():
+    """Arrow keeps NaN as a value: it was read as a label, and the set incidence then got a
+    column index -1 (scipy wrote out of bounds: the interpreter crashed at exit)."""
+    s = pd.Series([[1.0, float("nan")], [1.0], [2.0], [1.0]],
+                  dtype=pd.ArrowDtype(pyarrow.list_(pyarrow.float64())))
+    df = pd.DataFrame({"unit": [0, 0, 1, 1], "coder": [0, 1, 0, 1], "value": s})
+    with pytest.raises(MissingInSetError, match="unit 0, coder 0"):
+        pa.alpha(df, "jaccard")
+    from pandas_agree.data import set_incidence
+
+    with pytest.raises(MissingInSetError):  # and never a column index -1
+        set_incidence(pd.Index([frozenset({1.0, float("nan")}), frozenset({1.0})]))
+
+
+def test_arrow_dictionary_labels_with_a_repeated_entry_are_one_label():
+    """dictionary_encode returns a dictionary array as it is: a dictionary that repeats
+    "a" split the label in two (nominal alpha -0.36 instead of 0)."""
+    d = pyarrow.DictionaryArray.from_arrays(
+        pyarrow.array([0, 1, 0, 1, 2, 0], pyarrow.int32()), pyarrow.array(["a", "a", "b"])
+    )
+    arr = pyarrow.ListArray.from_arrays(pyarrow.array([0, 1, 2, 3, 4, 5, 6], pyarrow.int32()), d)
+    df = pd.DataFrame({"unit": [0, 0, 1, 1, 2, 2], "coder": [0, 1] * 3,
+                       "value": pd.Series(arr, dtype=pd.ArrowDtype(arr.type))})
+    as_sets = df.assign(value=[frozenset(x) for x in arr.to_pylist()])
+    for distance in ("nominal", "jaccard"):
+        assert pa.alpha(df, distance).alpha == pytest.approx(pa.alpha(as_sets, distance).alpha)
+    pd.testing.assert_frame_equal(pa.coincidences(df), pa.coincidences(as_sets))
+
+
+def test_fixed_size_lists_with_every_row_missing():
+    """pyarrow 12 cannot flatten a fixed-size list column whose rows are all null."""
+    arr = pyarrow.array([None, None, ["a", "b"]], type=pyarrow.list_(pyarrow.string(), 2))
+    for part in (arr.slice(0, 2), arr.slice(1, 2)):
+        from pandas_agree.setvalues import from_arrow
+
+        form = from_arrow(pd.Series(part, dtype=pd.ArrowDtype(part.type)))
+        rows = [r for r in part.to_pylist() if r is not None]
+        assert form.present.tolist() == [r is not None for r in part.to_pylist()]
+        assert [list(form.label_domain[form.labels[a:b]])
+                for a, b in itertools.pairwise(form.indptr)] == rows
+
+
+def test_list_view_columns_are_lists():
+    if not hasattr(pyarrow, "list_view"):
+        pytest.skip("list views came with pyarrow 16")
+    rows = [["a", "b"], None, [], ["b"]]
+    arr = pyarrow.array(rows, type=pyarrow.list_view(pyarrow.string()))
+    df = pd.DataFrame({"unit": [0, 0, 1, 1], "coder": [0, 1] * 2,
+                       "value": pd.Series(arr, dtype=pd.ArrowDtype(arr.type))})
+    as_sets = df.assign(value=[None if r is None else frozenset(r) for r in rows])
+    assert pa.alpha(df, "jaccard").alpha == pytest.approx(pa.alpha(as_sets, "jaccard").alpha)

@@ -44,3 +44,27 @@ def test_a_forked_child_gets_workers_of_its_own(monkeypatch):
         os.close(read)
         os.waitpid(pid, 0)
     sys.stdout.flush()
+
+
+def test_work_handed_over_at_interpreter_shutdown_runs_here(tmp_path):
+    """At shutdown (an atexit handler) no new thread may start: the work runs on the calling
+    thread instead of raising RuntimeError (found in review)."""
+    import subprocess
+    import textwrap
+
+    script = tmp_path / "at_exit.py"
+    script.write_text(textwrap.dedent("""
+        import atexit
+        from pandas_agree import _threads
+
+        _threads.usable_cpus = lambda: 2
+
+        def late():
+            print(_threads.started(lambda: 6 * 7, True)())
+
+        atexit.register(late)
+    """))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "42"
