@@ -282,7 +282,7 @@ def from_objects(
     if vals is not arr and not kinds <= _PLAIN_SETS_OR_NONE:
         kinds = set(map(type, vals))
     read = None
-    if kinds == {list} and _pandas_explode is not None:
+    if kinds == {list}:
         read = _explode(vals)
     elif kinds == {np.ndarray}:
         read = _string_arrays(vals)
@@ -325,16 +325,25 @@ def _scalars_as_sets(
     return wrapped
 
 
-def _explode(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The items of the lists ``cells`` in one object array, and each list's length.
+def _explode(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The items of the lists ``cells`` in one object array, and each list's length; None
+    when pandas has no such loop, or it does not work as relied on here (the caller's
+    general pass then reads the lists).
 
     The loop is pandas' own, behind :meth:`pandas.Series.explode` (whose result pandas 3
     would convert to its string dtype, doubling the cost), a third faster than the two
     passes of the standard library. It marks an empty list with one NaN item, taken out
     again here.
     """
-    flat, lengths = _pandas_explode(cells)
-    lengths = lengths.astype(np.intp, copy=False)
+    if _pandas_explode is None:  # pragma: no cover - present in pandas 0.25 to 3.1
+        return None
+    try:
+        flat, lengths = _pandas_explode(cells)
+        lengths = np.asarray(lengths).astype(np.intp, copy=False)
+    except Exception:  # pragma: no cover - a private loop that changed
+        return None
+    if lengths.shape != cells.shape or flat.shape != (int(lengths.sum()),):
+        return None  # pragma: no cover - a private loop that changed
     ones = np.flatnonzero(lengths == 1)  # an empty list: one item, missing
     at = np.cumsum(lengths)[ones] - 1
     missing = pd.isna(flat[at])

@@ -728,7 +728,9 @@ def test_pandas_explode_loop_is_read_as_relied_on():
     if setvalues._pandas_explode is None:  # pragma: no cover - a pandas that moved it
         pytest.skip("pandas has no explode loop at pandas._libs.reshape")
     cells = _cells([["a", "b"], [], ["c"], [np.nan], [None, "d"], [], ["e", "e"]])
-    flat, lengths = setvalues._explode(cells)
+    read = setvalues._explode(cells)
+    assert read is not None  # the loop is there and does what it did
+    flat, lengths = read
     items = [x for c in cells for x in c]  # the definition: every item, in order
     assert lengths.tolist() == [len(c) for c in cells]
     assert len(flat) == len(items)
@@ -942,3 +944,20 @@ def test_list_view_columns_are_lists():
                        "value": pd.Series(arr, dtype=pd.ArrowDtype(arr.type))})
     as_sets = df.assign(value=[None if r is None else frozenset(r) for r in rows])
     assert pa.alpha(df, "jaccard").alpha == pytest.approx(pa.alpha(as_sets, "jaccard").alpha)
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [lambda cells: 1 / 0, lambda cells: (np.array([], dtype=object), np.zeros(1, np.int64))],
+    ids=["raises", "other shapes"],
+)
+def test_a_changed_pandas_explode_loop_falls_back(changed, monkeypatch):
+    """The loop is private to pandas: if it ever fails or answers in other shapes, the
+    lists take the general pass and the number stays right."""
+    from pandas_agree import setvalues
+
+    df = random_set_frame(3)
+    as_lists = df.assign(value=[None if v is None else sorted(v) for v in df["value"]])
+    expected = alpha_by_definition(df, masi)
+    monkeypatch.setattr(setvalues, "_pandas_explode", changed)
+    assert pa.alpha(as_lists, "masi").alpha == pytest.approx(expected, abs=1e-12)
