@@ -31,10 +31,10 @@ def started(func: Callable[[], T], parallel: bool) -> Callable[[], T]:
     """Start ``func`` and return a callable that gives its result (or raises its error).
 
     With ``parallel`` and two or more usable CPUs, ``func`` runs on a worker thread while
-    the caller goes on, and the callable raises its error; otherwise it runs here and now,
-    and its error is raised at once. The workers (two at most) are kept
-    for the next call: starting a thread waits for the GIL, which another busy thread may
-    hold for milliseconds.
+    the caller goes on, and the callable raises its error; otherwise (or at interpreter
+    shutdown, when no thread may start) it runs here and now, and its error is raised at
+    once. The workers (two at most) are kept for the next call: starting a thread waits
+    for the GIL, which another busy thread may hold for milliseconds.
 
     Examples
     --------

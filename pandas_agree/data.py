@@ -35,6 +35,7 @@ from .setvalues import (
     form_of,
     from_distinct,
     is_set_cell,
+    items_and_lengths,
     missing_in_set_message,
 )
 from .shortstrings import short_string_codes
@@ -627,8 +628,7 @@ def _check_missing_in_distinct(
     column: Hashable,
 ) -> None:
     """Refuse a set with a missing element (checked once per distinct set)."""
-    lengths = np.fromiter(map(len, domain), dtype=np.intp, count=len(domain))
-    flat = np.fromiter(itertools.chain.from_iterable(domain), dtype=object, count=lengths.sum())
+    flat, lengths = items_and_lengths(domain)
     bad = pd.isna(flat)
     if not bad.any():
         return
@@ -675,9 +675,7 @@ def set_incidence(values: pd.Index, element_weights: Any = None) -> tuple[sp.csr
 
     ``element_weights`` (a mapping or a callable element -> weight) puts weights in the cells.
     """
-    lengths = np.fromiter(map(len, values), dtype=np.intp, count=len(values))
-    total = int(lengths.sum())
-    flat = np.fromiter(itertools.chain.from_iterable(values), dtype=object, count=total)
+    flat, lengths = items_and_lengths(values)
     if pd.api.types.infer_dtype(flat, skipna=False) == "integer":
         try:  # integer labels only (mention ids): hashed as int64, not as Python objects
             flat = flat.astype(np.int64)

@@ -27,7 +27,7 @@ Rules, the same on every road:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,7 @@ __all__ = [
     "from_strings",
     "is_arrow_list",
     "is_set_cell",
+    "items_and_lengths",
     "likely_separator",
     "missing_in_set_message",
     "to_frozensets",
@@ -272,15 +273,7 @@ def from_objects(
     cells' own items, coded by :func:`pandas.factorize`: ``b"cd"`` stays apart from
     ``"cd"`` and ``2.5`` from ``2``.
     """
-    kinds = set(map(type, arr))
-    if kinds <= _PLAIN_SETS_OR_NONE:  # `!= None` compares identities here (no ndarray)
-        present = np.not_equal(arr, None)
-        kinds.discard(type(None))
-    else:
-        present = ~pd.isna(arr)
-    vals = arr if present.all() else arr[present]
-    if vals is not arr and not kinds <= _PLAIN_SETS_OR_NONE:
-        kinds = set(map(type, vals))
+    present, vals, kinds = _present_cells(arr)
     read = None
     if kinds == {list}:
         read = _explode(vals)
@@ -291,13 +284,47 @@ def from_objects(
     else:
         if not all(issubclass(t, _PLAIN_SETS) for t in kinds):
             vals = _scalars_as_sets(vals, scalars_as_sets, column, check_strings)
-        lengths = np.fromiter(map(len, vals), dtype=np.intp, count=vals.size)
-        chained = itertools.chain.from_iterable(vals)
-        flat = np.fromiter(chained, dtype=object, count=int(lengths.sum()))
+        flat, lengths = items_and_lengths(vals)
     labels, domain = _factorize_elements(flat)
     indptr = np.zeros(vals.size + 1, dtype=np.intp)
     np.cumsum(lengths, out=indptr[1:])
     return ElementForm(present, indptr, labels, domain)
+
+
+def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
+    """Which cells are present, the present cells, and their types.
+
+    A column of plain sets and None finds its missing cells by identity, a pass that
+    opens no cell (``!= None``; no ndarray there, whose ``!=`` compares items); any other
+    column by :func:`pandas.isna`, after which the present cells' types are taken again.
+    """
+    kinds = set(map(type, arr))
+    if kinds <= _PLAIN_SETS_OR_NONE:
+        present = np.not_equal(arr, None)
+        kinds.discard(type(None))
+        return present, (arr if present.all() else arr[present]), kinds
+    present = ~pd.isna(arr)
+    if present.all():
+        return present, arr, kinds
+    vals = arr[present]
+    return present, vals, set(map(type, vals))
+
+
+def items_and_lengths(
+    cells: Any, read: Callable[[Any], Any] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every item of ``cells`` (collections, each read through ``read`` when given) in one
+    object array, and each cell's length: two passes in C.
+
+    Examples
+    --------
+    >>> flat, lengths = items_and_lengths([["a", "b"], [], ("c",)])
+    >>> flat.tolist(), lengths.tolist()
+    (['a', 'b', 'c'], [2, 0, 1])
+    """
+    lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
+    parts = itertools.chain.from_iterable(cells if read is None else map(read, cells))
+    return np.fromiter(parts, dtype=object, count=int(lengths.sum())), lengths
 
 
 def _scalars_as_sets(
@@ -368,11 +395,9 @@ def _string_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     strings are taken from it; other arrays (and 0-d ones) take the general pass.
     """
     try:
-        lengths = np.fromiter(map(len, cells), dtype=np.intp, count=cells.size)
-    except TypeError:  # a 0-d array
+        flat, lengths = items_and_lengths(cells, np.ndarray.tolist)
+    except TypeError:  # a 0-d array has no length
         return None
-    chained = itertools.chain.from_iterable(map(np.ndarray.tolist, cells))
-    flat = np.fromiter(chained, dtype=object, count=int(lengths.sum()))
     if pd.api.types.infer_dtype(flat, skipna=False) not in ("string", "empty"):
         return None
     return flat, lengths
@@ -408,11 +433,9 @@ def from_distinct(
 
     ``codes`` has one entry per present row; scalars among ``distinct`` are one-element sets.
     """
-    sets = [x if is_set_cell(x) else (x,) for x in distinct]
-    lengths = np.fromiter(map(len, sets), dtype=np.intp, count=len(sets))
-    ptr = np.zeros(len(sets) + 1, dtype=np.intp)
+    flat, lengths = items_and_lengths([x if is_set_cell(x) else (x,) for x in distinct])
+    ptr = np.zeros(lengths.size + 1, dtype=np.intp)
     np.cumsum(lengths, out=ptr[1:])
-    flat = np.fromiter(itertools.chain.from_iterable(sets), dtype=object, count=int(ptr[-1]))
     labels, domain = _factorize_elements(flat)
     indptr, row_labels = gather_rows(ptr, labels, codes)
     return ElementForm(present, indptr, row_labels, domain)

@@ -161,5 +161,5 @@ PARALLEL_MIN_ROWS = 50_000
 #: An Arrow list column of at least this many string labels has them dictionary-encoded in
 #: two halves at once, on two cores (pandas_agree.setvalues). Measured here on the 540,000
 #: labels of benchmarks/bench_sets.py: 6.3 -> 3.2 ms for the encoding alone. Below this a
-#: half takes under 0.6 ms, a few times what starting the thread costs.
+#: half takes under 0.6 ms, a few times what handing it to a kept worker costs.
 PARALLEL_MIN_LABELS = 100_000
