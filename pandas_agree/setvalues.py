@@ -72,6 +72,11 @@ _PLAIN_SETS = (set, frozenset, list, tuple)
 # Cell types of a column whose missing cells are all None (found by identity).
 _PLAIN_SETS_OR_NONE = frozenset({*_PLAIN_SETS, type(None)})
 
+try:  # the optional C accelerator (see _read_in_c; setup.py builds it when it can)
+    from . import _cells
+except ImportError:  # pragma: no cover - built wherever a C compiler is at hand
+    _cells = None
+
 try:  # the loop behind Series.explode (see _explode)
     from pandas._libs.reshape import explode as _pandas_explode
 except ImportError:  # pragma: no cover - present in pandas 0.25 to 3.1
@@ -273,6 +278,10 @@ def from_objects(
     cells' own items, coded by :func:`pandas.factorize`: ``b"cd"`` stays apart from
     ``"cd"`` and ``2.5`` from ``2``.
     """
+    read_in_c = _read_in_c(arr)
+    if read_in_c is not None:
+        present, flat, lengths = read_in_c
+        return _coded(present, flat, lengths)
     present, vals, kinds = _present_cells(arr)
     read = None
     if kinds == {list}:
@@ -285,10 +294,37 @@ def from_objects(
         if not all(issubclass(t, _PLAIN_SETS) for t in kinds):
             vals = _scalars_as_sets(vals, scalars_as_sets, column, check_strings)
         flat, lengths = items_and_lengths(vals)
+    return _coded(present, flat, lengths)
+
+
+def _coded(present: np.ndarray, flat: np.ndarray, lengths: np.ndarray) -> ElementForm:
+    """Element form of the present cells' items ``flat`` and their lengths."""
     labels, domain = _factorize_elements(flat)
-    indptr = np.zeros(vals.size + 1, dtype=np.intp)
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
     np.cumsum(lengths, out=indptr[1:])
     return ElementForm(present, indptr, labels, domain)
+
+
+def _read_in_c(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Which cells are present, the items of the present cells and their lengths, read by
+    the C accelerator :mod:`pandas_agree._cells` in two passes over the cells; None without
+    it, or when a cell is anything but None, a float NaN, a list, tuple, set, frozenset or
+    1-d object array (the general passes then read the column, by every rule).
+
+    The items are the cells' own objects, as the general passes give them: a lists column
+    then costs about what a frozenset column does.
+    """
+    if _cells is None:
+        return None
+    cells = np.ascontiguousarray(arr, dtype=object)
+    present = np.empty(cells.size, dtype=bool)
+    lengths = np.empty(cells.size, dtype=np.intp)
+    total = _cells.lengths(cells, present, lengths)
+    if total < 0:
+        return None
+    flat = np.empty(total, dtype=object)
+    _cells.fill(cells, flat)
+    return present, flat, lengths[present]
 
 
 def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:

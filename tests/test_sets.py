@@ -66,7 +66,7 @@ def shapes(df: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, dict]]:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_every_shape_gives_the_brute_force_alpha(seed):
+def test_every_shape_gives_the_brute_force_alpha(seed, cells_reader):
     df = random_set_frame(seed)
     expected = alpha_by_definition(df, masi)
     reference = pa.alpha(df, "masi")
@@ -654,7 +654,7 @@ class _Labels(_OldStyle, collections.abc.Sequence):
     ids=["dict_values", "Sequence", "old-style", "Series-index", "deque", "str"],
 )
 @pytest.mark.parametrize("one_char", [False, True])
-def test_odd_cells_read_alike_with_and_without_pyarrow(odd, one_char, monkeypatch):
+def test_odd_cells_read_alike_with_and_without_pyarrow(odd, one_char, cells_reader, monkeypatch):
     """pyarrow reads any sequence as a list; `is_set_cell` says the same of every sequence
     but a string, on either road (found in review: dict_values and Sequence cells were sets
     with pyarrow and labels without it; a Series with its own index raised KeyError). With
@@ -738,14 +738,9 @@ def test_pandas_explode_loop_is_read_as_relied_on():
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("stdlib", [False, True], ids=["explode", "chain"])
-def test_list_cells_with_every_kind_of_missing_cell(seed, stdlib, monkeypatch):
+def test_list_cells_with_every_kind_of_missing_cell(seed, cells_reader):
     """Lists (empty ones, repeats) beside None, NaN and pd.NA cells give alpha from the
-    definition, by pandas' loop and by the standard library's two passes alike."""
-    from pandas_agree import setvalues
-
-    if stdlib:
-        monkeypatch.setattr(setvalues, "_pandas_explode", None)
+    definition, read in C, by pandas' loop and by the standard library's passes alike."""
     rng = np.random.default_rng(seed)
     labels = ["a", "b", "c", "NA", ""]
     cells = []
@@ -764,12 +759,7 @@ def test_list_cells_with_every_kind_of_missing_cell(seed, stdlib, monkeypatch):
 
 
 @pytest.mark.parametrize("missing", [None, np.nan, float("nan")])
-@pytest.mark.parametrize("stdlib", [False, True], ids=["explode", "chain"])
-def test_a_missing_item_in_a_list_is_refused(missing, stdlib, monkeypatch):
-    from pandas_agree import setvalues
-
-    if stdlib:
-        monkeypatch.setattr(setvalues, "_pandas_explode", None)
+def test_a_missing_item_in_a_list_is_refused(missing, cells_reader):
     for bad in ([missing], ["a", missing]):
         df = pd.DataFrame({"unit": [0, 0, 1, 1], "coder": ["x", "y"] * 2})
         df["value"] = pd.Series(_cells([["a"], [], None, bad]), dtype=object)
@@ -777,7 +767,7 @@ def test_a_missing_item_in_a_list_is_refused(missing, stdlib, monkeypatch):
             pa.alpha(df, "masi")
 
 
-def test_scalars_among_lists_are_one_element_sets_or_an_error():
+def test_scalars_among_lists_are_one_element_sets_or_an_error(cells_reader):
     """A float that is no NaN (or a string) among lists is a label, never a missing cell."""
     cells = [["a"], 2.5, np.nan, ["a", 2.5], "b", ["b"], None, [2.5]]
     df = pd.DataFrame({"unit": np.repeat(np.arange(4), 2), "coder": ["x", "y"] * 4})
@@ -805,7 +795,7 @@ def test_scalars_among_lists_are_one_element_sets_or_an_error():
     ],
     ids=["object", "str", "int", "datetime64"],
 )
-def test_numpy_array_cells_of_every_dtype(make):
+def test_numpy_array_cells_of_every_dtype(make, cells_reader):
     """Arrays of strings are read through tolist; other arrays keep their items as numpy
     yields them (tolist would turn datetime64[ns] into integers)."""
     raw = [["ab", "c"], ["ab"], [], ["c"], None, ["ab", "ddd"], ["c"], ["c"]]
@@ -959,5 +949,6 @@ def test_a_changed_pandas_explode_loop_falls_back(changed, monkeypatch):
     df = random_set_frame(3)
     as_lists = df.assign(value=[None if v is None else sorted(v) for v in df["value"]])
     expected = alpha_by_definition(df, masi)
+    monkeypatch.setattr(setvalues, "_cells", None)  # the loop is the road without C
     monkeypatch.setattr(setvalues, "_pandas_explode", changed)
     assert pa.alpha(as_lists, "masi").alpha == pytest.approx(expected, abs=1e-12)
