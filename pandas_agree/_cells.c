@@ -2,35 +2,46 @@
  * pandas_agree._cells: the items of set-valued cells, read in C.
  *
  * An optional accelerator of pandas_agree.setvalues.from_objects (built when a C compiler
- * is at hand; the pure-Python passes give the same result without it). Two functions over
- * a 1-d object array of cells:
+ * is at hand; the pure-Python passes give the same result without it). One function:
  *
- *   lengths(cells, present, lengths) -> total number of items, or -1
- *   fill(cells, flat)                -> None
+ *   read(cells) -> (present, flat, lengths) or None
  *
- * A cell is missing (None, or a float NaN), or a list, tuple, set, frozenset or 1-d numpy
- * object array whose items are read as they are (the same objects, no conversion). Any
- * other cell (a scalar, pd.NA, a dict, an array of another dtype, a subclass) makes
- * lengths() answer -1: the caller then takes the general pass, which knows every rule.
- * Nothing here hashes or compares an item, so the labels stay exactly the Python objects;
- * pandas.factorize codes them afterwards.
+ * over a 1-d aligned object array of cells. A cell is missing (None, an empty slot, or a
+ * float NaN), or a list, tuple, set, frozenset or 1-d aligned numpy object array whose
+ * items are read as they are: the very objects, new references, in the order list(cell)
+ * gives them (an empty slot of an object array is None, as numpy reads it). Any other cell
+ * (a scalar, pd.NA, a dict, an array of another dtype, a subclass) makes the answer None:
+ * the caller then takes the general passes, which know every rule. Nothing here hashes or
+ * compares an item, so the labels stay exactly the Python objects; pandas.factorize codes
+ * them afterwards.
+ *
+ * Safety: a first pass takes each cell's length, a second copies the items into arrays
+ * allocated here (no other code sees them, and their slots start empty, so writing one
+ * frees nothing). Only a set's iterator can run other code (its allocation may start the
+ * garbage collector, which runs __del__ methods and callbacks), so each cell is reloaded
+ * from the column and held while it is read, and its length checked against the first
+ * pass: a column changed meanwhile gives None, never a wrong reading.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 #include <math.h>
-#include <string.h>
 
 enum kind { MISSING, SEQUENCE, SET, ARRAY, OTHER };
+
+/* Whether an array can be read here: 1-d, dtype object, aligned pointers. */
+static int
+is_object_vector(PyArrayObject *array)
+{
+    return PyArray_NDIM(array) == 1 && PyArray_TYPE(array) == NPY_OBJECT &&
+           PyArray_ISALIGNED(array);
+}
 
 static enum kind
 kind_of(PyObject *cell)
 {
-    if (cell == NULL) {
-        return OTHER;
-    }
-    if (cell == Py_None) {
+    if (cell == NULL || cell == Py_None) {
         return MISSING;
     }
     if (PyList_CheckExact(cell) || PyTuple_CheckExact(cell)) {
@@ -42,261 +53,178 @@ kind_of(PyObject *cell)
     if (PyAnySet_CheckExact(cell)) {
         return SET;
     }
-    if (PyArray_CheckExact(cell)) {
+    if (PyArray_CheckExact(cell) && is_object_vector((PyArrayObject *)cell)) {
         return ARRAY;
     }
     return OTHER;
 }
 
-/* Whether a buffer format is numpy's object code ("O", maybe after a byte-order mark). */
-static int
-is_object_format(const char *format)
+/* The number of items of a cell of a readable kind. */
+static Py_ssize_t
+length_of(PyObject *cell, enum kind kind)
 {
-    if (format == NULL) {
+    switch (kind) {
+    case SEQUENCE:
+        return Py_SIZE(cell);
+    case SET:
+        return PySet_GET_SIZE(cell);
+    case ARRAY:
+        return (Py_ssize_t)PyArray_DIM((PyArrayObject *)cell, 0);
+    default:
         return 0;
     }
-    if (format[0] != '\0' && strchr("@=<>!|", format[0]) != NULL) {
-        format++;
-    }
-    return strcmp(format, "O") == 0;
 }
 
-/* Whether an array cell is 1-d of dtype object (its items are then the cell's objects). */
-static int
-is_object_vector(PyObject *cell)
+/* Item i of a 1-d aligned object array (an empty slot reads as None), borrowed. */
+static inline PyObject *
+item_of(PyArrayObject *array, npy_intp i)
 {
-    PyArrayObject *array = (PyArrayObject *)cell;
-    return PyArray_NDIM(array) == 1 && PyArray_TYPE(array) == NPY_OBJECT;
+    PyObject *item = *(PyObject **)(PyArray_BYTES(array) + i * PyArray_STRIDE(array, 0));
+    return item == NULL ? Py_None : item;
 }
 
-/* A contiguous 1-d object buffer of obj; 0 (error cleared) when obj has none. */
+/* Copy the items of one cell into flat[at:at + length] as new references. Returns 1 when
+ * done, 0 when the cell no longer holds `length` items, -1 on an error (set). */
 static int
-object_buffer(PyObject *obj, Py_buffer *view)
+copy_items(PyObject *cell, enum kind kind, Py_ssize_t length, PyObject **flat,
+           Py_ssize_t at)
 {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyErr_Clear();
+    if (length_of(cell, kind) != length) {
         return 0;
     }
-    if (view->ndim != 1 || view->itemsize != (Py_ssize_t)sizeof(PyObject *) ||
-        !is_object_format(view->format)) {
-        PyBuffer_Release(view);
-        return 0;
+    if (kind == SEQUENCE) {
+        PyObject **items = PyList_CheckExact(cell) ? ((PyListObject *)cell)->ob_item
+                                                   : ((PyTupleObject *)cell)->ob_item;
+        for (Py_ssize_t j = 0; j < length; j++) {
+            Py_INCREF(items[j]);
+            flat[at + j] = items[j];
+        }
+        return 1;
     }
-    return 1;
-}
-
-/* The cells of the first argument: a contiguous 1-d object array, or a TypeError. */
-static int
-cells_buffer(PyObject *cells, Py_buffer *view)
-{
-    if (!object_buffer(cells, view)) {
-        PyErr_SetString(PyExc_TypeError, "cells must be a contiguous 1-d object array");
-        return 0;
+    if (kind == ARRAY) {
+        for (Py_ssize_t j = 0; j < length; j++) {
+            PyObject *item = item_of((PyArrayObject *)cell, j);
+            Py_INCREF(item);
+            flat[at + j] = item;
+        }
+        return 1;
     }
-    return 1;
-}
-
-/* A writable contiguous buffer of n items of the given size, or an error. */
-static int
-out_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t n, Py_ssize_t itemsize, const char *name)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
-        return 0;
+    /* a set: its iterator is the one allocation here, which may run other code */
+    PyObject *iter = PyObject_GetIter(cell);
+    if (iter == NULL) {
+        return -1;
     }
-    if (view->len != n * itemsize) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd items of %zd bytes", name, n, itemsize);
-        return 0;
+    Py_ssize_t j = 0;
+    PyObject *item;
+    int done = 1;
+    while ((item = PyIter_Next(iter)) != NULL) {
+        if (j == length) {
+            Py_DECREF(item);
+            done = 0;
+            break;
+        }
+        flat[at + j++] = item; /* PyIter_Next gave a new reference */
     }
-    return 1;
+    Py_DECREF(iter);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    return done && j == length;
 }
 
 static PyObject *
-cells_lengths(PyObject *module, PyObject *args)
+cells_read(PyObject *module, PyObject *arg)
 {
-    PyObject *cells, *present_obj, *lengths_obj;
-    Py_buffer cv, pv, lv;
-    if (!PyArg_ParseTuple(args, "OOO:lengths", &cells, &present_obj, &lengths_obj)) {
+    if (!PyArray_Check(arg) || !is_object_vector((PyArrayObject *)arg)) {
+        PyErr_SetString(PyExc_TypeError, "cells must be a 1-d aligned numpy object array");
         return NULL;
     }
-    if (!cells_buffer(cells, &cv)) {
-        return NULL;
+    PyArrayObject *cells = (PyArrayObject *)arg;
+    npy_intp n = PyArray_DIM(cells, 0);
+    PyArrayObject *present = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_BOOL);
+    PyArrayObject *lengths = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INTP);
+    PyArrayObject *flat = NULL;
+    PyObject *result = NULL;
+    if (present == NULL || lengths == NULL) {
+        goto finally;
     }
-    Py_ssize_t n = cv.len / (Py_ssize_t)sizeof(PyObject *);
-    if (!out_buffer(present_obj, &pv, n, 1, "present")) {
-        PyBuffer_Release(&cv);
-        return NULL;
-    }
-    if (!out_buffer(lengths_obj, &lv, n, (Py_ssize_t)sizeof(Py_ssize_t), "lengths")) {
-        PyBuffer_Release(&cv);
-        PyBuffer_Release(&pv);
-        return NULL;
-    }
-    PyObject **items = (PyObject **)cv.buf;
-    char *present = (char *)pv.buf;
-    Py_ssize_t *lengths = (Py_ssize_t *)lv.buf;
-    Py_ssize_t total = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *cell = items[i];
-        Py_ssize_t length = 0;
-        switch (kind_of(cell)) {
-        case MISSING:
-            present[i] = 0;
-            lengths[i] = 0;
+    npy_bool *is_present = (npy_bool *)PyArray_DATA(present);
+    npy_intp *length = (npy_intp *)PyArray_DATA(lengths);
+
+    /* pass 1: presence and lengths; no other code runs here */
+    npy_intp n_present = 0, total = 0;
+    for (npy_intp i = 0; i < n; i++) {
+        PyObject *cell = *(PyObject **)(PyArray_BYTES(cells) + i * PyArray_STRIDE(cells, 0));
+        enum kind kind = kind_of(cell);
+        if (kind == OTHER) {
+            result = Py_None; /* a cell for the general passes */
+            goto finally;
+        }
+        is_present[i] = kind != MISSING;
+        if (kind == MISSING) {
             continue;
-        case SEQUENCE:
-            length = Py_SIZE(cell);
-            break;
-        case SET:
-            length = PySet_GET_SIZE(cell);
-            break;
-        case ARRAY:
-            if (!is_object_vector(cell)) {
-                total = -1;
-                goto done;
-            }
-            length = PyArray_DIM((PyArrayObject *)cell, 0);
-            break;
-        default:
-            total = -1;
-            goto done;
         }
-        present[i] = 1;
-        lengths[i] = length;
-        total += length;
+        Py_ssize_t k = length_of(cell, kind);
+        if (k > NPY_MAX_INTP - total) {
+            result = Py_None; /* more items than an array can index */
+            goto finally;
+        }
+        length[n_present++] = k;
+        total += k;
     }
-done:
-    PyBuffer_Release(&cv);
-    PyBuffer_Release(&pv);
-    PyBuffer_Release(&lv);
-    return PyLong_FromSsize_t(total);
-}
 
-/* Store a new reference in flat[at] (an object array's slot holds a reference too). */
-static inline void
-put(PyObject **flat, Py_ssize_t at, PyObject *item)
-{
-    PyObject *old = flat[at];
-    flat[at] = item;
-    Py_XDECREF(old);
-}
+    /* pass 2: the items, into slots that start empty (object arrays are zero-filled) */
+    flat = (PyArrayObject *)PyArray_SimpleNew(1, &total, NPY_OBJECT);
+    if (flat == NULL) {
+        goto finally;
+    }
+    PyObject **out = (PyObject **)PyArray_DATA(flat);
+    npy_intp at = 0, row = 0;
+    for (npy_intp i = 0; i < n; i++) {
+        PyObject *cell = *(PyObject **)(PyArray_BYTES(cells) + i * PyArray_STRIDE(cells, 0));
+        enum kind kind = kind_of(cell);
+        if ((kind == MISSING) != !is_present[i] || kind == OTHER) {
+            result = Py_None; /* the column changed since pass 1 */
+            goto finally;
+        }
+        if (kind == MISSING) {
+            continue;
+        }
+        Py_INCREF(cell); /* held while read: a set's iterator may run other code */
+        int done = copy_items(cell, kind, length[row], out, at);
+        Py_DECREF(cell);
+        if (done < 0) {
+            goto finally;
+        }
+        if (done == 0 || PyArray_DIM(cells, 0) != n) { /* the column was resized */
+            result = Py_None;
+            goto finally;
+        }
+        at += length[row++];
+    }
+    PyObject *used = PySequence_GetSlice((PyObject *)lengths, 0, n_present);
+    if (used != NULL) {
+        result = PyTuple_Pack(3, (PyObject *)present, (PyObject *)flat, used);
+        Py_DECREF(used);
+    }
 
-static PyObject *
-cells_fill(PyObject *module, PyObject *args)
-{
-    PyObject *cells, *flat_obj;
-    Py_buffer cv, fv;
-    if (!PyArg_ParseTuple(args, "OO:fill", &cells, &flat_obj)) {
-        return NULL;
+finally:
+    Py_XDECREF(present);
+    Py_XDECREF(lengths);
+    Py_XDECREF(flat); /* frees the items copied so far when the answer is not flat */
+    if (result == Py_None) {
+        Py_RETURN_NONE;
     }
-    if (!cells_buffer(cells, &cv)) {
-        return NULL;
-    }
-    if (!object_buffer(flat_obj, &fv)) {
-        PyBuffer_Release(&cv);
-        PyErr_SetString(PyExc_TypeError, "flat must be a writable contiguous 1-d object array");
-        return NULL;
-    }
-    if (fv.readonly) {
-        PyBuffer_Release(&fv);
-        PyBuffer_Release(&cv);
-        PyErr_SetString(PyExc_TypeError, "flat must be a writable contiguous 1-d object array");
-        return NULL;
-    }
-    PyObject **items = (PyObject **)cv.buf;
-    PyObject **flat = (PyObject **)fv.buf;
-    Py_ssize_t n = cv.len / (Py_ssize_t)sizeof(PyObject *);
-    Py_ssize_t size = fv.len / (Py_ssize_t)sizeof(PyObject *);
-    Py_ssize_t at = 0;
-    int ok = 1;
-    for (Py_ssize_t i = 0; i < n && ok; i++) {
-        PyObject *cell = items[i];
-        switch (kind_of(cell)) {
-        case MISSING:
-            break;
-        case SEQUENCE: {
-            Py_ssize_t length = Py_SIZE(cell);
-            PyObject **src = PyList_CheckExact(cell) ? ((PyListObject *)cell)->ob_item
-                                                     : ((PyTupleObject *)cell)->ob_item;
-            if (length > size - at) {
-                ok = 0;
-                break;
-            }
-            for (Py_ssize_t j = 0; j < length; j++) {
-                Py_INCREF(src[j]);
-                put(flat, at++, src[j]);
-            }
-            break;
-        }
-        case SET: {
-            PyObject *iter = PyObject_GetIter(cell);
-            PyObject *item;
-            if (iter == NULL) {
-                ok = -1;
-                break;
-            }
-            while ((item = PyIter_Next(iter)) != NULL) {
-                if (at >= size) {
-                    Py_DECREF(item);
-                    ok = 0;
-                    break;
-                }
-                put(flat, at++, item); /* PyIter_Next gave a new reference */
-            }
-            Py_DECREF(iter);
-            if (ok == 1 && PyErr_Occurred()) {
-                ok = -1;
-            }
-            break;
-        }
-        case ARRAY: {
-            PyArrayObject *array = (PyArrayObject *)cell;
-            Py_ssize_t length = PyArray_DIM(array, 0);
-            Py_ssize_t stride = PyArray_STRIDE(array, 0);
-            char *data = PyArray_BYTES(array);
-            if (!is_object_vector(cell) || length > size - at) {
-                ok = 0;
-                break;
-            }
-            for (Py_ssize_t j = 0; j < length; j++) {
-                PyObject *item = *(PyObject **)(data + j * stride);
-                if (item == NULL) {
-                    ok = 0;
-                    break;
-                }
-                Py_INCREF(item);
-                put(flat, at++, item);
-            }
-            break;
-        }
-        default:
-            ok = 0;
-        }
-    }
-    PyBuffer_Release(&cv);
-    PyBuffer_Release(&fv);
-    if (ok == -1) {
-        return NULL;
-    }
-    if (ok == 0 || at != size) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "the cells changed between lengths() and fill(), or flat has the "
-                        "wrong size");
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return result;
 }
 
 static PyMethodDef cells_methods[] = {
-    {"lengths", cells_lengths, METH_VARARGS,
-     "lengths(cells, present, lengths) -> int\n\n"
-     "Write each cell's presence (bool) and number of items (intp) into the two arrays;\n"
-     "return the total, or -1 when a cell is not None, a float NaN, a list, tuple, set,\n"
-     "frozenset or 1-d object array."},
-    {"fill", cells_fill, METH_VARARGS,
-     "fill(cells, flat) -> None\n\n"
-     "Write every item of the present cells, in order, into the object array flat (of the\n"
-     "size lengths() returned)."},
+    {"read", cells_read, METH_O,
+     "read(cells) -> (present, flat, lengths) or None\n\n"
+     "For a 1-d object array of cells: which cells are present (bool), every item of the\n"
+     "present cells in order (object), and each present cell's number of items (intp);\n"
+     "None when a cell is not None, a float NaN, a list, tuple, set, frozenset or 1-d\n"
+     "object array, or when the column changed while it was read."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -314,7 +242,7 @@ PyInit__cells(void)
     if (module == NULL) {
         return NULL;
     }
-    PyObject *all = Py_BuildValue("[ss]", "fill", "lengths");
+    PyObject *all = Py_BuildValue("[s]", "read");
     if (all == NULL || PyModule_AddObject(module, "__all__", all) < 0) {
         Py_XDECREF(all);
         Py_DECREF(module);

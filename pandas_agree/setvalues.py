@@ -307,24 +307,16 @@ def _coded(present: np.ndarray, flat: np.ndarray, lengths: np.ndarray) -> Elemen
 
 def _read_in_c(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Which cells are present, the items of the present cells and their lengths, read by
-    the C accelerator :mod:`pandas_agree._cells` in two passes over the cells; None without
-    it, or when a cell is anything but None, a float NaN, a list, tuple, set, frozenset or
-    1-d object array (the general passes then read the column, by every rule).
+    the C accelerator :mod:`pandas_agree._cells`; None without it, or when a cell is
+    anything but None, a float NaN, a list, tuple, set, frozenset or 1-d object array (the
+    general passes then read the column, by every rule).
 
     The items are the cells' own objects, as the general passes give them: a lists column
     then costs about what a frozenset column does.
     """
     if _cells is None:
         return None
-    cells = np.ascontiguousarray(arr, dtype=object)
-    present = np.empty(cells.size, dtype=bool)
-    lengths = np.empty(cells.size, dtype=np.intp)
-    total = _cells.lengths(cells, present, lengths)
-    if total < 0:
-        return None
-    flat = np.empty(total, dtype=object)
-    _cells.fill(cells, flat)
-    return present, flat, lengths[present]
+    return _cells.read(np.require(arr, dtype=object, requirements="A"))
 
 
 def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
