@@ -9,7 +9,8 @@ Prints, side by side in one run:
 
 * MASI alpha on 100,000 units x 3 coders (sets of 1-3 of 12 labels, 10 % missing cells)
   from each input shape, end to end from the frame, with ratios to one ``pd.factorize``
-  pass (the floor: what reading the column costs) and to NLTK;
+  pass (the floor: what reading the column costs) and to NLTK; lists, arrays and sets
+  twice, with the C accelerator ``pandas_agree._cells`` and without it ("no C");
 * 20,000 and 50,000 distinct sets that all share one label (time, peak memory of a fresh
   process);
 * coreference codes of 100,000 mentions in 1,000 documents (time, peak memory).
@@ -30,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 import pandas_agree as pa
+from pandas_agree import setvalues
 
 
 def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:
@@ -74,6 +76,19 @@ def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:
     }
 
 
+def without_c(func):
+    """``func`` run with the C accelerator switched off (the pure-Python passes)."""
+
+    def run():
+        saved, setvalues._cells = setvalues._cells, None
+        try:
+            return func()
+        finally:
+            setvalues._cells = saved
+
+    return run
+
+
 def interleaved(funcs: dict, repeat: int = 9) -> dict[str, float]:
     """Best time of each function, timed in turn within each round (the machine's drift and
     noise then hit all of them alike, so their ratios are steadier than separate runs')."""
@@ -105,6 +120,10 @@ def bench_shapes(n_units: int, with_nltk: bool) -> None:
     for name, frame in frames.items():
         kw = kwargs.get(name, {})
         funcs[name] = lambda f=frame, k=kw: pa.alpha(f, "masi", **k)
+    no_c = ["lists", "arrays", "sets"] if setvalues._cells is not None else []
+    for name in no_c:  # the same shapes by the pure-Python passes
+        funcs[f"{name} (no C)"] = without_c(lambda f=frames[name]: pa.alpha(f, "masi"))
+        assert abs(funcs[f"{name} (no C)"]().alpha - ref) < 1e-12, name
     t = interleaved(funcs)
     t_nltk = None
     if with_nltk:
@@ -123,7 +142,7 @@ def bench_shapes(n_units: int, with_nltk: bool) -> None:
     )
     if t_nltk is not None:
         print(f"  NLTK AnnotationTask(masi_distance) + alpha(), best of 3: {t_nltk:6.2f} s")
-    for name in frames:
+    for name in [*frames, *(f"{n} (no C)" for n in no_c)]:
         floor = t["floor: exploded"] if name.startswith("exploded") else t["floor: sets"]
         line = (
             f"  {name:<18} {t[name] * 1e3:7.1f} ms   {t[name] / floor:5.2f}x the floor"

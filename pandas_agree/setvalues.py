@@ -8,7 +8,7 @@ then merges and deduplicates the sets; :func:`pandas_agree.data.prepare` is the 
 shape of the value column                  feeder
 =========================================  =============================================
 Arrow list column (``pd.ArrowDtype``)      :func:`from_arrow` (``pyarrow.compute``)
-Python lists, tuples, sets, numpy arrays   :func:`from_objects` (flattened in C)
+Python lists, tuples, sets, numpy arrays   :func:`from_objects` (read in C)
 delimited strings with ``sep=``            :func:`from_strings` (Arrow or ``str.split``)
 distinct hashable values (frozensets)      :func:`from_distinct` (work on distinct values)
 =========================================  =============================================
@@ -273,10 +273,11 @@ def from_objects(
     ``check_strings``, a scalar string that looks like several labels raises
     :class:`~pandas_agree.errors.AmbiguousValuesError` (see :func:`check_separators`).
 
-    The cells are flattened in C (lists by pandas' explode loop, numpy arrays of strings
-    through ``tolist``, other cells by :func:`itertools.chain`), and the labels are the
-    cells' own items, coded by :func:`pandas.factorize`: ``b"cd"`` stays apart from
-    ``"cd"`` and ``2.5`` from ``2``.
+    The cells are read by the C accelerator when it is built and knows every cell
+    (:func:`_read_in_c`), otherwise by the general passes (lists by pandas' explode loop,
+    numpy arrays of strings through ``tolist``, other cells by :func:`itertools.chain`).
+    Either way the labels are the cells' own items, coded by :func:`pandas.factorize`:
+    ``b"cd"`` stays apart from ``"cd"`` and ``2.5`` from ``2``.
     """
     read_in_c = _read_in_c(arr)
     if read_in_c is not None:
