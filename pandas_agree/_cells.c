@@ -17,16 +17,19 @@
  *
  * Safety: a first pass takes each cell's length, a second copies the items into arrays
  * allocated here (no other code sees them, and their slots start empty, so writing one
- * frees nothing). Only a set's iterator can run other code (its allocation may start the
- * garbage collector, which runs __del__ methods and callbacks), so each cell is reloaded
- * from the column and held while it is read, and its length checked against the first
- * pass: a column changed meanwhile gives None, never a wrong reading.
+ * frees nothing). The garbage collector is off from the first pass to the end of the
+ * second: a set's iterator, the one object allocated meanwhile, could otherwise start it
+ * (Python 3.11), and with it __del__ methods and callbacks that change the column. So no
+ * other code runs during the read, which is of the column at one moment. Each cell is
+ * still reloaded, held while read and its length checked against the first pass, so that
+ * a change could only ever give None, never a mixture.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 #include <math.h>
+#include <string.h>
 
 enum kind { MISSING, SEQUENCE, SET, ARRAY, OTHER };
 
@@ -145,13 +148,15 @@ cells_read(PyObject *module, PyObject *arg)
     PyArrayObject *lengths = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INTP);
     PyArrayObject *flat = NULL;
     PyObject *result = NULL;
+    int gc_was_enabled = 0; /* set below: the collector is off during both passes */
     if (present == NULL || lengths == NULL) {
         goto finally;
     }
     npy_bool *is_present = (npy_bool *)PyArray_DATA(present);
     npy_intp *length = (npy_intp *)PyArray_DATA(lengths);
 
-    /* pass 1: presence and lengths; no other code runs here */
+    /* pass 1: presence and lengths */
+    gc_was_enabled = PyGC_Disable();
     npy_intp n_present = 0, total = 0;
     for (npy_intp i = 0; i < n; i++) {
         PyObject *cell = *(PyObject **)(PyArray_BYTES(cells) + i * PyArray_STRIDE(cells, 0));
@@ -202,13 +207,21 @@ cells_read(PyObject *module, PyObject *arg)
         }
         at += length[row++];
     }
-    PyObject *used = PySequence_GetSlice((PyObject *)lengths, 0, n_present);
+    if (gc_was_enabled) {
+        PyGC_Enable();
+        gc_was_enabled = 0;
+    }
+    PyArrayObject *used = (PyArrayObject *)PyArray_SimpleNew(1, &n_present, NPY_INTP);
     if (used != NULL) {
-        result = PyTuple_Pack(3, (PyObject *)present, (PyObject *)flat, used);
+        memcpy(PyArray_DATA(used), length, (size_t)n_present * sizeof(npy_intp));
+        result = PyTuple_Pack(3, (PyObject *)present, (PyObject *)flat, (PyObject *)used);
         Py_DECREF(used);
     }
 
 finally:
+    if (gc_was_enabled) {
+        PyGC_Enable();
+    }
     Py_XDECREF(present);
     Py_XDECREF(lengths);
     Py_XDECREF(flat); /* frees the items copied so far when the answer is not flat */

@@ -352,6 +352,11 @@ def items_and_lengths(
     (['a', 'b', 'c'], [2, 0, 1])
     """
     lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
+    if lengths.sum(dtype=np.float64) >= 2.0**62:  # the integer sum would wrap around
+        raise ValueTypeError(
+            f"`value` holds sets of {lengths.sum(dtype=np.float64):.3g} labels in all, more "
+            "than an array can index"
+        )
     parts = itertools.chain.from_iterable(cells if read is None else map(read, cells))
     return np.fromiter(parts, dtype=object, count=int(lengths.sum())), lengths
 
