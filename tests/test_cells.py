@@ -176,8 +176,8 @@ def test_the_column_is_read_at_one_moment(change):
     """Allocating a set's iterator could start the garbage collector (Python 3.11), whose
     callbacks and __del__ methods may change the column (review: swapping the items of a
     list read already and one not yet read gave a column that never was). The collector
-    is off during the read, so the reading is the column as it was when read() began,
-    whatever a collection does afterwards."""
+    is off during the read, so the reading is the column at one moment: as it was before
+    the change, or after it (a collection may start just before the read, or after it)."""
     import gc
 
     armed = []
@@ -204,8 +204,8 @@ def test_the_column_is_read_at_one_moment(change):
                 got = _cells.read(column)
             finally:
                 gc.set_threshold(*threshold)
-            assert got is not None
-            assert tuple(x.tolist() for x in got) == before
+            assert got is not None  # (a collection may also come just before or after)
+            assert tuple(x.tolist() for x in got) in (before, _definition(column))
     finally:
         gc.callbacks.remove(callback)
     assert gc.isenabled()  # and the collector is on again
