@@ -112,7 +112,8 @@ copy_items(PyObject *cell, enum kind kind, Py_ssize_t length, PyObject **flat,
         }
         return 1;
     }
-    /* a set: its iterator is the one allocation here, which may run other code */
+    /* a set: its iterator is the one object allocated during the read (which could start
+     * the garbage collector, were it on) */
     PyObject *iter = PyObject_GetIter(cell);
     if (iter == NULL) {
         return -1;
@@ -195,13 +196,13 @@ cells_read(PyObject *module, PyObject *arg)
         if (kind == MISSING) {
             continue;
         }
-        Py_INCREF(cell); /* held while read: a set's iterator may run other code */
+        Py_INCREF(cell); /* held while read: a guard, as the length check below */
         int done = copy_items(cell, kind, length[row], out, at);
         Py_DECREF(cell);
         if (done < 0) {
             goto finally;
         }
-        if (done == 0 || PyArray_DIM(cells, 0) != n) { /* the column was resized */
+        if (done == 0 || PyArray_DIM(cells, 0) != n) { /* changed since pass 1 */
             result = Py_None;
             goto finally;
         }
