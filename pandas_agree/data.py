@@ -37,6 +37,7 @@ from .setvalues import (
     is_set_cell,
     items_and_lengths,
     missing_in_set_message,
+    reads_in_c,
 )
 from .shortstrings import short_string_codes
 
@@ -412,15 +413,18 @@ def prepare(
 def _overlaps(raw: pd.Series) -> bool:
     """Whether the unit and coder columns are worth coding on a second thread while ``raw``
     (the value column) is coded: a large column whose coding leaves the GIL free for long
-    (Arrow and string columns), or lists, sets and arrays (measured on
-    benchmarks/bench_sets.py: lists 2-4 ms faster). Not an object column of hashable cells:
-    ``pd.factorize`` holds the GIL throughout and the thread would only wait (frozensets
-    1-2 ms slower).
+    (Arrow and string columns), or lists, sets and arrays read by the pure-Python passes
+    (measured on benchmarks/bench_sets.py: lists 2-4 ms faster). Not an object column of
+    hashable cells, nor one the C reader takes: it and ``pd.factorize`` hold the GIL
+    throughout and the thread would only wait (frozensets 1-2 ms slower, lists read in C
+    3-5 ms slower).
     """
     if len(raw) < tuning.PARALLEL_MIN_ROWS:
         return False
     if raw.dtype != object:
         return True
+    if reads_in_c():
+        return False
     first = next((x for x in raw.iloc[:100] if x is not None and x is not np.nan), None)
     return isinstance(first, (list, set, np.ndarray))
 

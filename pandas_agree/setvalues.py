@@ -60,6 +60,7 @@ __all__ = [
     "items_and_lengths",
     "likely_separator",
     "missing_in_set_message",
+    "reads_in_c",
     "to_frozensets",
 ]
 
@@ -304,6 +305,12 @@ def _coded(present: np.ndarray, flat: np.ndarray, lengths: np.ndarray) -> Elemen
     indptr = np.zeros(lengths.size + 1, dtype=np.intp)
     np.cumsum(lengths, out=indptr[1:])
     return ElementForm(present, indptr, labels, domain)
+
+
+def reads_in_c() -> bool:
+    """Whether lists, tuples, sets and object arrays are read by the C accelerator
+    :mod:`pandas_agree._cells` (built with the package when a C compiler was at hand)."""
+    return _cells is not None
 
 
 def _read_in_c(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

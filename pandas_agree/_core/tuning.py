@@ -148,13 +148,15 @@ KEEP_PAIRS_ENTRIES = BLOCK_CELLS // 4
 DISJOINT_CHECK_SIZES = 2048
 
 #: Value columns of at least this many rows whose coding releases the GIL (Arrow list and
-#: string columns) or that are lists, sets or arrays have their unit and coder columns coded
+#: string columns) or that are lists, sets or arrays read without the C accelerator (which
+#: holds the GIL, as pd.factorize does) have their unit and coder columns coded
 #: on a worker thread meanwhile (pandas_agree.data.prepare, pandas_agree._threads):
 #: pyarrow's dictionary encoding (pandas' default string columns) and numpy's loops release
 #: the GIL too, so the two overlap on two cores. Measured here at 300,000 rows (2 cores,
 #: benchmarks/bench_sets.py, workers kept between calls): Arrow lists 25-29 -> 23-24 ms with
-#: the split encoding below, Python lists 77-79 -> 73-75 ms end to end; frozensets lose 1-2 ms
-#: (pd.factorize holds the GIL) and stay on one thread. Handing a task to a kept worker
+#: the split encoding below, Python lists without C 77-79 -> 73-75 ms end to end;
+#: frozensets lose 1-2 ms (pd.factorize holds the GIL), lists read in C 3-5 ms, and both
+#: stay on one thread. Handing a task to a kept worker
 #: costs about 0.1 ms, so below 50,000 rows (a few ms of work) it is not worth it.
 PARALLEL_MIN_ROWS = 50_000
 
