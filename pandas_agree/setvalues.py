@@ -283,7 +283,7 @@ def from_objects(
     read_in_c = _read_in_c(arr)
     if read_in_c is not None:
         present, flat, lengths = read_in_c
-        return _coded(present, flat, lengths)
+        return ElementForm(present, *_coded(flat, lengths))
     present, vals, kinds = _present_cells(arr)
     read = None
     if kinds == {list}:
@@ -296,15 +296,16 @@ def from_objects(
         if not all(issubclass(t, _PLAIN_SETS) for t in kinds):
             vals = _scalars_as_sets(vals, scalars_as_sets, column, check_strings)
         flat, lengths = items_and_lengths(vals)
-    return _coded(present, flat, lengths)
+    return ElementForm(present, *_coded(flat, lengths))
 
 
-def _coded(present: np.ndarray, flat: np.ndarray, lengths: np.ndarray) -> ElementForm:
-    """Element form of the present cells' items ``flat`` and their lengths."""
+def _coded(flat: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, pd.Index]:
+    """CSR of the cells whose items are ``flat`` and lengths ``lengths``: row pointers,
+    label codes, and the labels."""
     labels, domain = _factorize_elements(flat)
     indptr = np.zeros(lengths.size + 1, dtype=np.intp)
     np.cumsum(lengths, out=indptr[1:])
-    return ElementForm(present, indptr, labels, domain)
+    return indptr, labels, domain
 
 
 def reads_in_c() -> bool:
@@ -475,9 +476,7 @@ def from_distinct(
     ``codes`` has one entry per present row; scalars among ``distinct`` are one-element sets.
     """
     flat, lengths = items_and_lengths([x if is_set_cell(x) else (x,) for x in distinct])
-    ptr = np.zeros(lengths.size + 1, dtype=np.intp)
-    np.cumsum(lengths, out=ptr[1:])
-    labels, domain = _factorize_elements(flat)
+    ptr, labels, domain = _coded(flat, lengths)
     indptr, row_labels = gather_rows(ptr, labels, codes)
     return ElementForm(present, indptr, row_labels, domain)
 
