@@ -1,7 +1,9 @@
-"""Build of the optional C accelerator ``pandas_agree._cells``; the project is described in
+"""Build of the optional C accelerators ``pandas_agree._cells`` (set cells read) and
+``pandas_agree._core._setmasks`` (rows numbered by their sets); the project is described in
 pyproject.toml. ``optional=True``: without a C compiler (or without numpy at build time,
 outside build isolation) the package installs all the same, and
-:mod:`pandas_agree.setvalues` reads set cells by its pure-Python passes instead."""
+:mod:`pandas_agree.setvalues` and :mod:`pandas_agree._core.setcodes` take their numpy and
+pure-Python passes instead."""
 
 from setuptools import Extension, setup
 
@@ -12,12 +14,16 @@ except ImportError:  # pragma: no cover - build isolation installs numpy (pyproj
 else:
     ext_modules = [
         Extension(
-            "pandas_agree._cells",
-            ["pandas_agree/_cells.c"],
+            name,
+            [source],
             include_dirs=[np.get_include()],
-            # the oldest numpy the extension runs on: the declared minimum (pyproject.toml)
+            # the oldest numpy the extensions run on: the declared minimum (pyproject.toml)
             define_macros=[("NPY_TARGET_VERSION", "NPY_1_24_API_VERSION")],
             optional=True,
         )
+        for name, source in [
+            ("pandas_agree._cells", "pandas_agree/_cells.c"),
+            ("pandas_agree._core._setmasks", "pandas_agree/_core/_setmasks.c"),
+        ]
     ]
 setup(ext_modules=ext_modules)

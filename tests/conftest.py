@@ -28,3 +28,16 @@ def cells_reader(request, monkeypatch) -> str:
     if request.param == "chain":
         monkeypatch.setattr(setvalues, "_pandas_explode", None)
     return request.param
+
+
+@pytest.fixture(params=["c", "numpy"])
+def set_masks(request, monkeypatch) -> str:
+    """Each way `setcodes.dedupe_sets` numbers rows by their bit masks: the C accelerator
+    `pandas_agree._core._setmasks` and numpy (without it)."""
+    from pandas_agree._core import setcodes
+
+    if request.param == "c" and setcodes._setmasks is None:
+        pytest.skip("the C accelerator pandas_agree._core._setmasks is not built here")
+    if request.param == "numpy":
+        monkeypatch.setattr(setcodes, "_setmasks", None)
+    return request.param

@@ -66,7 +66,7 @@ def shapes(df: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, dict]]:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_every_shape_gives_the_brute_force_alpha(seed, cells_reader):
+def test_every_shape_gives_the_brute_force_alpha(seed, cells_reader, set_masks):
     df = random_set_frame(seed)
     expected = alpha_by_definition(df, masi)
     reference = pa.alpha(df, "masi")
@@ -127,7 +127,7 @@ def test_lists_with_repeats_and_order_are_sets():
 
 
 @pytest.mark.parametrize("n_labels", [6, 200])
-def test_dedupe_sets_against_frozensets(n_labels):
+def test_dedupe_sets_against_frozensets(n_labels, set_masks):
     rng = np.random.default_rng(n_labels)
     for _ in range(50):
         lengths = rng.integers(0, 6, int(rng.integers(1, 40)))
@@ -827,7 +827,7 @@ def test_arrow_labels_encoded_in_two_halves_match_first_appearance(seed, monkeyp
     items = [pool[int(i)] for i in rng.integers(0, 5, n)]  # first half: early labels only
     items += [pool[int(i)] for i in rng.integers(0, len(pool), n)]
     flat = pyarrow.array(items, type=pyarrow.string())
-    codes, labels = setvalues._encoded(flat)
+    codes, labels = setvalues._encoding_started(flat)()
     seen: dict = {}
     for x in items:
         if x is not None:
@@ -836,7 +836,7 @@ def test_arrow_labels_encoded_in_two_halves_match_first_appearance(seed, monkeyp
     assert codes.tolist() == [-1 if x is None else seen[x] for x in items]
     for n_items in (0, 1, 9):  # tiny arrays: one half may be empty
         few = pyarrow.array(items[-n_items:] if n_items else [], type=pyarrow.string())
-        got_codes, got_labels = setvalues._encoded(few)
+        got_codes, got_labels = setvalues._encoding_started(few)()
         want = pyarrow.compute.dictionary_encode(few)
         assert got_labels == want.dictionary.to_pylist()
         assert got_codes.tolist() == want.indices.fill_null(-1).to_pylist()
@@ -849,6 +849,8 @@ def _arrow_lists_in_every_layout():
     offsets = pyarrow.array([0, 2, 4, 4, 7, 8, 10], type=pyarrow.int32())
     mask = pyarrow.array([False, True, False, False, True, False])  # rows 1 and 4 missing
     spanning = pyarrow.ListArray.from_arrays(offsets, values, mask=mask)  # rows 1, 4 hold items
+    ends = pyarrow.array([True, False, False, False, False, True])  # rows 0, 5 missing
+    spanning_ends = pyarrow.ListArray.from_arrays(offsets, values, mask=ends)  # and hold items
     plain = pyarrow.array([["a", "b"], None, [], ["c", "a", "zz"], None, ["b"]],
                           type=pyarrow.list_(pyarrow.string()))
     return {
@@ -856,6 +858,8 @@ def _arrow_lists_in_every_layout():
         "spanning": spanning,
         "sliced": plain.slice(1, 4),
         "sliced spanning": spanning.slice(2, 4),
+        "spanning ends": spanning_ends,
+        "sliced spanning ends": spanning_ends.slice(0, 3),
         "chunked": pyarrow.chunked_array([plain.slice(0, 3), plain.slice(3)]),
         "large": plain.cast(pyarrow.large_list(pyarrow.large_string())),
         "fixed": pyarrow.array([["a", "b"], None, ["c", "c"]],
@@ -865,10 +869,17 @@ def _arrow_lists_in_every_layout():
     }
 
 
+@pytest.mark.parametrize("min_labels", [None, 2], ids=["here", "on workers"])
 @pytest.mark.parametrize("layout", list(_arrow_lists_in_every_layout()))
-def test_arrow_list_layouts_read_as_their_python_lists(layout):
+def test_arrow_list_layouts_read_as_their_python_lists(layout, min_labels, monkeypatch):
+    """Every layout, its labels encoded here or early on worker threads (in two halves;
+    the items encoded early are the child range under the offsets, which is not the rows'
+    items when a missing row holds items)."""
+    from pandas_agree._core import tuning
     from pandas_agree.setvalues import from_arrow
 
+    if min_labels is not None:
+        monkeypatch.setattr(tuning, "PARALLEL_MIN_LABELS", min_labels)
     arr = _arrow_lists_in_every_layout()[layout]
     rows = arr.to_pylist()  # the definition: what each row holds
     form = from_arrow(pd.Series(arr, dtype=pd.ArrowDtype(arr.type)))

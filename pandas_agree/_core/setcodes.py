@@ -20,6 +20,11 @@ import numpy as np
 
 from .tuning import direct_codes_fit
 
+try:
+    from . import _setmasks  # the optional C accelerator of _first_codes
+except ImportError:  # built without a C compiler: numpy gives the same codes
+    _setmasks = None
+
 __all__ = ["canonical_rows", "dedupe_sets", "gather_rows", "union_by_key"]
 
 # Label domains up to this size are deduplicated through one bit mask per row.
@@ -123,6 +128,17 @@ def _masks(indptr: np.ndarray, labels: np.ndarray) -> np.ndarray:
     return masks
 
 
+def _first_codes(indptr: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of the rows' sets (labels < 64) in order of first appearance, and each code's
+    first row: in one pass by :mod:`._setmasks` when it is built (3-4 times faster, and
+    without the GIL), else by numpy (:func:`_masks`, :func:`_codes_of_keys`)."""
+    if _setmasks is not None:
+        return _setmasks.first_codes(
+            np.require(indptr, np.intp, "CA"), np.require(labels, np.intp, "CA")
+        )
+    return _codes_of_keys(_masks(indptr, labels))
+
+
 def _codes_of_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes of integer keys in order of first appearance, and each code's first row."""
     if keys.size and direct_codes_fit(keys.size, int(keys.max())):
@@ -182,7 +198,7 @@ def dedupe_sets(
     if n_rows == 0:
         return np.zeros(0, dtype=np.intp), np.zeros(1, dtype=np.intp), np.zeros(0, dtype=np.intp)
     if n_labels <= _MASK_LABELS:
-        codes, first = _codes_of_keys(_masks(indptr, labels))
+        codes, first = _first_codes(indptr, labels)
         set_ptr, set_labels = gather_rows(indptr, labels, first)
         if not canonical:
             set_ptr, set_labels = canonical_rows(set_ptr, set_labels, n_labels)

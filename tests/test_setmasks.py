@@ -1,0 +1,166 @@
+"""The C accelerator pandas_agree._core._setmasks: rows numbered by their sets.
+
+``first_codes(indptr, labels)`` must give what the definition gives, written here with
+Python frozensets: each row's set numbered by first appearance, and each number's first
+row; and the same as numpy's road (``_masks`` then ``_codes_of_keys``), which runs where
+the accelerator is not built.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+
+import numpy as np
+import pytest
+
+from pandas_agree._core import setcodes
+
+_setmasks = pytest.importorskip("pandas_agree._core._setmasks")
+
+
+def by_definition(indptr, labels):
+    """Codes of the rows' sets by first appearance and each code's first row, in Python."""
+    seen: dict[frozenset, int] = {}
+    first: list[int] = []
+    codes = []
+    for row, (a, b) in enumerate(itertools.pairwise(indptr.tolist())):
+        s = frozenset(labels[a:b].tolist())
+        if s not in seen:
+            seen[s] = len(seen)
+            first.append(row)
+        codes.append(seen[s])
+    return codes, first
+
+
+def random_rows(rng, n_rows, n_labels, longest):
+    lengths = rng.integers(0, longest + 1, n_rows)
+    indptr = np.zeros(n_rows + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return indptr, rng.integers(0, n_labels, int(indptr[-1])).astype(np.intp)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_first_codes_by_definition_and_as_numpy(seed):
+    """Random rows with repeats and empty rows, from few distinct sets to thousands (the
+    hash table grows from 1,024 slots), labels up to 63."""
+    rng = np.random.default_rng(seed)
+    n_labels = int(rng.choice([1, 2, 5, 12, 40, 64]))
+    n_rows = int(rng.choice([0, 1, 7, 300, 5000]))
+    indptr, labels = random_rows(rng, n_rows, n_labels, int(rng.integers(0, 8)))
+    codes, first = _setmasks.first_codes(indptr, labels)
+    want_codes, want_first = by_definition(indptr, labels)
+    assert codes.tolist() == want_codes
+    assert first.tolist() == want_first
+    assert codes.dtype == first.dtype == np.intp
+    numpy_codes, numpy_first = setcodes._codes_of_keys(setcodes._masks(indptr, labels))
+    assert np.array_equal(codes, numpy_codes) and np.array_equal(first, numpy_first)
+
+
+def test_many_distinct_sets_grow_the_table():
+    """200,000 rows, each a distinct set of labels 0..63 (the table doubles 9 times)."""
+    rng = np.random.default_rng(0)
+    masks = np.unique(rng.integers(0, 2**63, 200_000, dtype=np.uint64))
+    bits = (masks[:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
+    rows, labels = np.nonzero(bits)
+    indptr = np.zeros(masks.size + 1, dtype=np.intp)
+    np.cumsum(np.bincount(rows, minlength=masks.size), out=indptr[1:])
+    order = rng.permutation(masks.size)  # rows in random order: codes follow the rows
+    codes, first = _setmasks.first_codes(indptr, labels.astype(np.intp))
+    assert np.array_equal(codes, np.arange(masks.size))
+    assert np.array_equal(first, np.arange(masks.size))
+    repeated = np.concatenate([order, order[::-1]])  # each set twice
+    ptr = np.zeros(repeated.size + 1, dtype=np.intp)
+    np.cumsum(np.diff(indptr)[repeated], out=ptr[1:])
+    lab = np.concatenate([labels[indptr[r] : indptr[r + 1]] for r in repeated]).astype(np.intp)
+    codes, first = _setmasks.first_codes(ptr, lab)
+    assert np.array_equal(codes[: order.size], np.arange(order.size))
+    assert np.array_equal(codes[order.size :], np.arange(order.size)[::-1])
+    assert np.array_equal(first, np.arange(order.size))
+
+
+def test_rows_after_the_first_offset():
+    """Row pointers need not start at 0: labels before indptr[0] belong to no row."""
+    labels = np.array([5, 1, 2, 1, 2, 9], dtype=np.intp)
+    codes, first = _setmasks.first_codes(np.array([1, 3, 5, 5], dtype=np.intp), labels)
+    assert codes.tolist() == [0, 0, 1] and first.tolist() == [0, 2]
+
+
+@pytest.mark.parametrize(
+    "indptr, labels",
+    [
+        ([0, 2, 1], [0, 1]),  # pointers going back
+        ([0, 3], [0, 1]),  # past the labels
+        ([-1, 1], [0, 1]),  # before them
+        ([3], [0, 1]),  # no rows, but a pointer past the labels
+    ],
+)
+def test_bad_row_pointers_raise(indptr, labels):
+    with pytest.raises(ValueError, match="indptr"):
+        _setmasks.first_codes(np.array(indptr, dtype=np.intp), np.array(labels, dtype=np.intp))
+
+
+@pytest.mark.parametrize("label", [-1, 64, 2**40, np.iinfo(np.intp).min])
+def test_labels_outside_0_to_63_raise(label):
+    with pytest.raises(ValueError, match="0..63"):
+        _setmasks.first_codes(np.array([0, 1, 2], dtype=np.intp), np.array([3, label], np.intp))
+    codes, _ = _setmasks.first_codes(np.array([0, 1, 2], dtype=np.intp), np.array([63, 0]))
+    assert codes.tolist() == [0, 1]
+
+
+_UNREADABLE = {
+    "int32": lambda a: a.astype(np.int32),
+    "float": lambda a: a.astype(np.float64),
+    "swapped": lambda a: a.astype(a.dtype.newbyteorder()),  # same type number
+    "strided": lambda a: np.repeat(a, 2)[::2],
+    "2-d": lambda a: a[None, :],
+    "list": lambda a: a.tolist(),
+}
+
+
+@pytest.mark.parametrize("make", list(_UNREADABLE.values()), ids=list(_UNREADABLE))
+def test_arrays_it_cannot_read_raise_type_error(make):
+    indptr = np.array([0, 1, 2], dtype=np.intp)
+    labels = np.array([1, 2], dtype=np.intp)
+    with pytest.raises(TypeError, match="intp"):
+        _setmasks.first_codes(make(indptr), labels)
+    with pytest.raises(TypeError, match="intp"):
+        _setmasks.first_codes(indptr, make(labels))
+
+
+def test_row_pointers_may_not_be_empty():
+    with pytest.raises(TypeError, match="non-empty"):
+        _setmasks.first_codes(np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
+
+
+def test_unaligned_arrays_raise_type_error():
+    raw = np.zeros(3 * 8 + 1, dtype=np.uint8)
+    unaligned = raw[1:].view(np.intp)
+    assert not unaligned.flags.aligned
+    with pytest.raises(TypeError, match="intp"):
+        _setmasks.first_codes(unaligned, np.zeros(0, dtype=np.intp))
+
+
+def test_dedupe_sets_reads_any_integer_arrays(set_masks):
+    """The caller's arrays may be int32, strided or unaligned: dedupe_sets converts them."""
+    indptr = np.array([0, 2, 3, 5, 5], dtype=np.int32)
+    labels = np.repeat(np.array([1, 0, 2, 0, 1], dtype=np.int64), 2)[::2]
+    codes, ptr, lab = setcodes.dedupe_sets(indptr, labels, 3)
+    assert codes.tolist() == [0, 1, 0, 2]
+    assert ptr.tolist() == [0, 2, 3, 3] and lab.tolist() == [0, 1, 2]
+
+
+def test_no_reference_is_kept_or_lost():
+    indptr = np.array([0, 1, 2], dtype=np.intp)
+    labels = np.array([1, 2], dtype=np.intp)
+    before = sys.getrefcount(indptr), sys.getrefcount(labels)
+    for _ in range(100):
+        codes, first = _setmasks.first_codes(indptr, labels)
+    assert (sys.getrefcount(indptr), sys.getrefcount(labels)) == before
+    assert sys.getrefcount(codes) == sys.getrefcount(first) == 2  # ours alone
+
+
+def test_module_exports_one_function():
+    assert _setmasks.__all__ == ["first_codes"]
+    with pytest.raises(TypeError):
+        _setmasks.first_codes(np.zeros(1, dtype=np.intp))
