@@ -29,13 +29,16 @@
 typedef struct {
     uint64_t *masks;
     npy_intp *codes;
-    npy_intp capacity; /* a power of two, at least twice the number of masks held */
+    npy_intp capacity; /* 2**bits, at least twice the number of masks held */
+    int bits;
 } table;
 
 static int
-table_init(table *t, npy_intp capacity)
+table_init(table *t, int bits)
 {
+    npy_intp capacity = (npy_intp)1 << bits;
     t->capacity = capacity;
+    t->bits = bits;
     t->masks = (uint64_t *)PyMem_RawMalloc((size_t)capacity * sizeof(uint64_t));
     t->codes = (npy_intp *)PyMem_RawMalloc((size_t)capacity * sizeof(npy_intp));
     if (t->masks == NULL || t->codes == NULL) {
@@ -55,17 +58,19 @@ table_free(table *t)
 }
 
 static inline npy_intp
-slot_of(uint64_t mask, npy_intp capacity)
+slot_of(uint64_t mask, int bits)
 {
-    /* Fibonacci hashing: the high bits of the product, spread over the table */
-    return (npy_intp)((mask * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (capacity - 1);
+    /* Fibonacci hashing: the top `bits` bits of the product, which depend on every bit of
+     * the mask (a lower bit p of the product depends only on bits 0..p of the mask, so
+     * masks that differ only in high labels would all meet in one slot) */
+    return (npy_intp)((mask * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - bits));
 }
 
 /* The slot holding `mask`, or the empty slot where it belongs. */
 static inline npy_intp
 probe(const table *t, uint64_t mask)
 {
-    npy_intp s = slot_of(mask, t->capacity);
+    npy_intp s = slot_of(mask, t->bits);
     while (t->codes[s] >= 0 && t->masks[s] != mask) {
         s = (s + 1) & (t->capacity - 1);
     }
@@ -77,7 +82,10 @@ static int
 table_grow(table *t)
 {
     table old = *t;
-    if (table_init(t, old.capacity * 2) < 0) {
+    if (old.bits + 1 > (int)(8 * sizeof(npy_intp)) - 4) { /* its bytes would overflow */
+        return -1;
+    }
+    if (table_init(t, old.bits + 1) < 0) {
         table_free(t);
         *t = old;
         return -1;
@@ -100,8 +108,10 @@ is_intp_vector(PyObject *obj)
         return 0;
     }
     PyArrayObject *a = (PyArrayObject *)obj;
-    return PyArray_NDIM(a) == 1 && PyArray_TYPE(a) == NPY_INTP && PyArray_ISCARRAY_RO(a) &&
-           PyArray_ISNOTSWAPPED(a);
+    /* ISCARRAY_RO: C-contiguous, aligned and in native byte order; the type may be any
+     * integer type that is npy_intp (long long beside long on Linux) */
+    return PyArray_NDIM(a) == 1 && PyArray_EquivTypenums(PyArray_TYPE(a), NPY_INTP) &&
+           PyArray_ISCARRAY_RO(a);
 }
 
 enum outcome { DONE, NO_MEMORY, BAD_POINTERS, BAD_LABEL };
@@ -127,9 +137,9 @@ setmasks_first_codes(PyObject *module, PyObject *args)
 
     PyArrayObject *codes_arr = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INTP);
     npy_intp *first = (npy_intp *)PyMem_RawMalloc((size_t)(n > 0 ? n : 1) * sizeof(npy_intp));
-    table t = {NULL, NULL, 0};
+    table t = {NULL, NULL, 0, 0};
     PyObject *result = NULL;
-    if (codes_arr == NULL || first == NULL || table_init(&t, 1024) < 0) {
+    if (codes_arr == NULL || first == NULL || table_init(&t, 10) < 0) {
         if (codes_arr != NULL) {
             PyErr_NoMemory();
         }

@@ -130,8 +130,9 @@ def _masks(indptr: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 def _first_codes(indptr: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes of the rows' sets (labels < 64) in order of first appearance, and each code's
-    first row: in one pass by :mod:`._setmasks` when it is built (3-4 times faster, and
-    without the GIL), else by numpy (:func:`_masks`, :func:`_codes_of_keys`)."""
+    first row: in one pass by :mod:`._setmasks` when it is built (on the benchmark's
+    270,000 rows 2.0 ms against numpy's 3.4, and without the GIL), else by numpy
+    (:func:`_masks`, :func:`_codes_of_keys`)."""
     if _setmasks is not None:
         return _setmasks.first_codes(
             np.require(indptr, np.intp, "CA"), np.require(labels, np.intp, "CA")
