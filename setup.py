@@ -1,9 +1,8 @@
 """Build of the optional C accelerators ``pandas_agree._cells`` (set cells read) and
-``pandas_agree._core._setmasks`` (rows numbered by their sets); the project is described in
-pyproject.toml. ``optional=True``: without a C compiler (or without numpy at build time,
-outside build isolation) the package installs all the same, and
-:mod:`pandas_agree.setvalues` and :mod:`pandas_agree._core.setcodes` take their numpy and
-pure-Python passes instead."""
+``pandas_agree._core._firstcodes`` (sets and short strings numbered by first appearance);
+the project is described in pyproject.toml. ``optional=True``: without a C compiler (or
+without numpy at build time, outside build isolation) the package installs all the same,
+and the callers take their numpy, pyarrow and pure-Python passes instead."""
 
 from setuptools import Extension, setup
 
@@ -23,7 +22,7 @@ else:
         )
         for name, source in [
             ("pandas_agree._cells", "pandas_agree/_cells.c"),
-            ("pandas_agree._core._setmasks", "pandas_agree/_core/_setmasks.c"),
+            ("pandas_agree._core._firstcodes", "pandas_agree/_core/_firstcodes.c"),
         ]
     ]
 setup(ext_modules=ext_modules)

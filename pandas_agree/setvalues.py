@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import shortstrings
 from ._core import tuning
 from ._core.setcodes import gather_rows
 from ._threads import started
@@ -278,8 +279,14 @@ def _encoding_started(flat: Any) -> Callable[[], tuple[np.ndarray, list]]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    wide = pa.types.is_large_string(flat.type)
+    text = wide or pa.types.is_string(flat.type)
+    if text and not flat.null_count:  # labels of at most 7 bytes, numbered in C: 2 ms
+        numbered = shortstrings.first_codes(flat, wide, numpy=False)
+        if numbered is not None:
+            codes, labels = numbered[0], shortstrings.strings_of(numbered[1])
+            return lambda: (codes, labels)
     half = len(flat) // 2
-    text = pa.types.is_string(flat.type) or pa.types.is_large_string(flat.type)
     parallel = text and half >= tuning.PARALLEL_MIN_LABELS // 2
     if not parallel:
         whole = pc.dictionary_encode(flat)

@@ -16,7 +16,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["MAX_BYTES", "short_string_codes"]
+try:  # the optional C accelerator of first_codes
+    from ._core import _firstcodes
+except ImportError:  # built without a C compiler: numpy gives the same codes
+    _firstcodes = None
+
+__all__ = ["MAX_BYTES", "first_codes", "short_string_codes", "strings_of"]
 
 #: Strings of at most this many bytes are packed (the eighth byte holds the length).
 MAX_BYTES = 7
@@ -66,18 +71,46 @@ def short_string_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     arr, wide = text
     import pyarrow as pa
 
+    numbered = first_codes(arr, wide)
+    if numbered is None:
+        return None
+    codes, keys = numbered
+    order = np.argsort(keys, kind="stable")
+    if (order != np.arange(order.size)).any():  # first appearance was not sorted order
+        rank = np.empty(order.size, dtype=np.intp)
+        rank[order] = np.arange(order.size, dtype=np.intp)
+        codes, keys = rank[codes], keys[order]
+    return codes, pd.Index(_unpacked(keys, series.dtype, pa))
+
+
+def first_codes(arr, wide: bool, numpy: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes of a pyarrow string array without nulls in order of first appearance, and
+    each code's key (the string's bytes big-endian above its length, uint64); None when a
+    string has more than :data:`MAX_BYTES` bytes (or, without ``numpy``, when the C
+    accelerator :mod:`pandas_agree._core._firstcodes` is not built).
+
+    ``wide``: the array has 64-bit offsets (``large_string``). One pass in C when the
+    accelerator is built (540,000 labels: 2 ms); otherwise the keys are packed by numpy,
+    one pass per byte position, and numbered by :func:`pandas.factorize`.
+    """
     _, offsets_buf, data_buf = arr.buffers()
     offsets = np.frombuffer(offsets_buf, dtype=np.int64 if wide else np.int32)
     offsets = offsets[arr.offset : arr.offset + len(arr) + 1]
+    data = np.frombuffer(data_buf or b"", dtype=np.uint8)  # no buffer: every string empty
+    if _firstcodes is not None:
+        return _firstcodes.short_strings(
+            np.require(offsets, requirements="CA"), np.require(data, requirements="CA")
+        )
+    if not numpy:
+        return None
     lengths = np.diff(offsets)
-    longest = int(lengths.max())
+    longest = int(lengths.max()) if lengths.size else 0
     if longest > MAX_BYTES:
         return None
     # big-endian bytes over the lengths: integer order is the strings' order (UTF-8 byte
     # order is code point order, as Python and pandas sort strings; a prefix comes first)
     key = lengths.astype(np.uint64)
     if longest:
-        data = np.frombuffer(data_buf, dtype=np.uint8)
         # eight zero bytes past the end, so that every start + j below is in bounds
         data = np.concatenate([data[: int(offsets[-1])], np.zeros(8, dtype=np.uint8)])
         starts = offsets[:-1]
@@ -86,22 +119,28 @@ def short_string_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
             byte[lengths <= j] = 0  # past the string's end: another string's byte
             key |= byte << np.uint64(8 * (MAX_BYTES - j))
     codes, keys = pd.factorize(key)
-    order = np.argsort(keys, kind="stable")
-    if (order != np.arange(order.size)).any():  # first appearance was not sorted order
-        rank = np.empty(order.size, dtype=np.intp)
-        rank[order] = np.arange(order.size, dtype=np.intp)
-        codes, keys = rank[codes], keys[order]
-    return codes.astype(np.intp, copy=False), pd.Index(_unpacked(keys, series.dtype, pa))
+    return codes.astype(np.intp, copy=False), keys
+
+
+def strings_of(keys: np.ndarray) -> list[str]:
+    """The strings packed in ``keys`` (see :func:`first_codes`), as Python strings."""
+    import pyarrow as pa
+
+    return _arrow_strings(keys, pa).to_pylist()
 
 
 def _unpacked(keys: np.ndarray, dtype, pa):  # -> pandas ExtensionArray of ``dtype``
-    """The strings packed in ``keys``, as one Arrow array (no Python object per string)."""
+    """The strings packed in ``keys``, in an array of ``dtype`` (no Python object per string)."""
+    return pd.array(_arrow_strings(keys, pa), dtype=dtype)
+
+
+def _arrow_strings(keys: np.ndarray, pa):  # -> pyarrow.LargeStringArray
+    """The strings packed in ``keys``, as one Arrow array."""
     lengths = (keys & np.uint64(0xFF)).astype(np.int64)
     rows = keys.astype(">u8").view(np.uint8).reshape(-1, 8)[:, :MAX_BYTES]
     data = rows[np.arange(MAX_BYTES) < lengths[:, None]]  # row by row: the strings' bytes
     offsets = np.zeros(keys.size + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    text = pa.LargeStringArray.from_buffers(
+    return pa.LargeStringArray.from_buffers(
         keys.size, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data))
     )
-    return pd.array(text, dtype=dtype)

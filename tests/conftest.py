@@ -31,13 +31,16 @@ def cells_reader(request, monkeypatch) -> str:
 
 
 @pytest.fixture(params=["c", "numpy"])
-def set_masks(request, monkeypatch) -> str:
-    """Each way `setcodes.dedupe_sets` numbers rows by their bit masks: the C accelerator
-    `pandas_agree._core._setmasks` and numpy (without it)."""
+def first_codes(request, monkeypatch) -> str:
+    """Each way sets and short strings are numbered by first appearance: the C accelerator
+    `pandas_agree._core._firstcodes`, and numpy and pyarrow without it (set masks in
+    `setcodes.dedupe_sets`, short strings in `shortstrings` and Arrow list labels)."""
+    from pandas_agree import shortstrings
     from pandas_agree._core import setcodes
 
-    if request.param == "c" and setcodes._setmasks is None:
-        pytest.skip("the C accelerator pandas_agree._core._setmasks is not built here")
+    if request.param == "c" and setcodes._firstcodes is None:
+        pytest.skip("the C accelerator pandas_agree._core._firstcodes is not built here")
     if request.param == "numpy":
-        monkeypatch.setattr(setcodes, "_setmasks", None)
+        monkeypatch.setattr(setcodes, "_firstcodes", None)
+        monkeypatch.setattr(shortstrings, "_firstcodes", None)
     return request.param
