@@ -9,8 +9,9 @@ Prints, side by side in one run:
 
 * MASI alpha on 100,000 units x 3 coders (sets of 1-3 of 12 labels, 10 % missing cells)
   from each input shape, end to end from the frame, with ratios to one ``pd.factorize``
-  pass (the floor: what reading the column costs) and to NLTK; lists, arrays and sets
-  twice, with the C accelerator ``pandas_agree._cells`` and without it ("no C");
+  pass (the floor: what reading the column costs) and to NLTK; frozensets, lists, arrays,
+  sets and Arrow lists twice, with the C accelerators (``pandas_agree._cells``,
+  ``pandas_agree._core._firstcodes``) and without them ("no C");
 * 20,000 and 50,000 distinct sets that all share one label (time, peak memory of a fresh
   process);
 * coreference codes of 100,000 mentions in 1,000 documents (time, peak memory).
@@ -31,7 +32,8 @@ import numpy as np
 import pandas as pd
 
 import pandas_agree as pa
-from pandas_agree import setvalues
+from pandas_agree import setvalues, shortstrings
+from pandas_agree._core import setcodes
 
 
 def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:
@@ -76,15 +78,22 @@ def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:
     }
 
 
+_C_MODULES = [(setvalues, "_cells"), (setcodes, "_firstcodes"), (shortstrings, "_firstcodes")]
+
+
 def without_c(func):
-    """``func`` run with the C accelerator switched off (the pure-Python passes)."""
+    """``func`` run with the C accelerators switched off (the numpy, pyarrow and
+    pure-Python passes)."""
 
     def run():
-        saved, setvalues._cells = setvalues._cells, None
+        saved = [getattr(module, name) for module, name in _C_MODULES]
+        for module, name in _C_MODULES:
+            setattr(module, name, None)
         try:
             return func()
         finally:
-            setvalues._cells = saved
+            for (module, name), value in zip(_C_MODULES, saved):
+                setattr(module, name, value)
 
     return run
 
@@ -120,7 +129,7 @@ def bench_shapes(n_units: int, with_nltk: bool) -> None:
     for name, frame in frames.items():
         kw = kwargs.get(name, {})
         funcs[name] = lambda f=frame, k=kw: pa.alpha(f, "masi", **k)
-    no_c = ["lists", "arrays", "sets"] if setvalues._cells is not None else []
+    no_c = ["frozensets", "lists", "arrays", "sets", "arrow"] if setvalues._cells else []
     for name in no_c:  # the same shapes by the pure-Python passes
         funcs[f"{name} (no C)"] = without_c(lambda f=frames[name]: pa.alpha(f, "masi"))
         assert abs(funcs[f"{name} (no C)"]().alpha - ref) < 1e-12, name

@@ -93,6 +93,8 @@ def first_codes(arr, wide: bool, numpy: bool = True) -> tuple[np.ndarray, np.nda
     accelerator is built (540,000 labels: 2 ms); otherwise the keys are packed by numpy,
     one pass per byte position, and numbered by :func:`pandas.factorize`.
     """
+    if len(arr) == 0:  # its offsets buffer may be missing or empty (as Arrow allows)
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.uint64)
     _, offsets_buf, data_buf = arr.buffers()
     offsets = np.frombuffer(offsets_buf, dtype=np.int64 if wide else np.int32)
     offsets = offsets[arr.offset : arr.offset + len(arr) + 1]

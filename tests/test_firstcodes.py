@@ -13,6 +13,7 @@ import itertools
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from pandas_agree._core import setcodes
@@ -320,30 +321,70 @@ def test_buffers_it_cannot_read_raise_type_error(offsets, data):
         _firstcodes.short_strings(offsets, data)
 
 
-def test_short_strings_keep_no_memory_on_errors():
+def test_short_strings_keep_no_memory_on_errors_or_none():
+    """A bad offset or a long string at the end: the codes are full, then dropped."""
     import tracemalloc
 
     offsets = np.arange(0, 200_001, dtype=np.int64)
-    offsets[-1] = 400_000  # the last string is past the data: the codes are full, dropped
-    data = np.zeros(200_000, np.uint8)
+    bad = offsets.copy()
+    bad[-1] = 400_000  # the last string is past the data
+    long = offsets.copy()
+    long[-1] = long[-2] + 8  # the last string has 8 bytes
+    data = np.zeros(200_010, np.uint8)
     tracemalloc.start()
     try:
         start = tracemalloc.get_traced_memory()[0]
         for _ in range(20):
             with pytest.raises(ValueError):
-                _firstcodes.short_strings(offsets, data)
+                _firstcodes.short_strings(bad, data)
+            assert _firstcodes.short_strings(long, data) is None
         grown = tracemalloc.get_traced_memory()[0] - start
     finally:
         tracemalloc.stop()
     assert grown < 100_000
+    before = sys.getrefcount(offsets), sys.getrefcount(data)
+    codes, keys = _firstcodes.short_strings(offsets, data)
+    assert (sys.getrefcount(offsets), sys.getrefcount(data)) == before
+    assert sys.getrefcount(codes) == sys.getrefcount(keys) == sys.getrefcount(np.zeros(1))
+
+
+def test_many_distinct_short_strings_grow_the_table():
+    words = [f"{i:07d}" for i in range(150_000)]
+    words += words[::-1]
+    codes, keys = _firstcodes.short_strings(*buffers(pyarrow.array(words)))
+    assert codes.tolist() == list(range(150_000)) + list(range(150_000))[::-1]
+    assert keys.tolist() == [key_of(w) for w in words[:150_000]]
+
+
+@pytest.mark.parametrize("offsets", [None, b""], ids=["no offsets buffer", "empty one"])
+def test_an_empty_string_array_without_offsets(offsets, first_codes):
+    """Arrow allows a length-0 string array without offsets (Java IPC writers make them)."""
+    from pandas_agree import setvalues, shortstrings
+
+    empty = pyarrow.StringArray.from_buffers(
+        0, None if offsets is None else pyarrow.py_buffer(offsets), pyarrow.py_buffer(b"")
+    )
+    codes, keys = shortstrings.first_codes(empty, False)
+    assert codes.size == keys.size == 0
+    lists = pyarrow.ListArray.from_arrays(pyarrow.array([0, 0, 0], pyarrow.int32()), empty)
+    form = setvalues.from_arrow(pd.Series(pd.arrays.ArrowExtensionArray(lists)))
+    assert form.present.tolist() == [True, True] and form.indptr.tolist() == [0, 0, 0]
+    assert form.labels.size == 0
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_arrow_labels_numbered_in_c_as_dictionary_encode(seed, first_codes):
+def test_arrow_labels_numbered_in_c_as_dictionary_encode(seed, first_codes, monkeypatch):
     """Labels of an Arrow list column without nulls: numbered in C (short ones) or
     dictionary-encoded (a long one among them, or without C), codes by first appearance."""
     from pandas_agree import setvalues
 
+    if first_codes == "c" and seed % 2 == 0:  # short labels only: the C road, or a failure
+        from pyarrow import compute
+
+        def refused(*args, **kwargs):
+            raise AssertionError("short labels were dictionary-encoded")
+
+        monkeypatch.setattr(compute, "dictionary_encode", refused)
     rng = np.random.default_rng(seed)
     pool = SHORT + (["a label over seven bytes"] if seed % 2 else [])
     items = [pool[i] for i in rng.integers(0, len(pool), 300)]

@@ -59,8 +59,10 @@ def test_sliced_and_chunked_arrays(dtype):
     sliced = pd.Series(words, dtype=dtype).iloc[13:71]  # an Arrow array with an offset
     codes, labels = short_string_codes(sliced)
     assert (codes.tolist(), labels.tolist()) == _expected(sliced)
-    chunked = pa.chunked_array([pa.array(words[:40]), pa.array(words[40:])])
+    kind = pa.large_string() if "large" in str(dtype) else pa.string()
+    chunked = pa.chunked_array([pa.array(words[:40], kind), pa.array(words[40:], kind)])
     series = pd.Series(pd.arrays.ArrowExtensionArray(chunked))
+    assert series.dtype.pyarrow_dtype == kind
     codes, labels = short_string_codes(series)
     assert (codes.tolist(), labels.tolist()) == _expected(series)
 

@@ -13,8 +13,9 @@
  *   short_strings(offsets, data) -> (codes, keys) or None
  *       String i is data[offsets[i]:offsets[i + 1]] (Arrow's layout: int32 or int64
  *       offsets, UTF-8 bytes); its key is its bytes packed big-endian above its length,
- *       which *is* the string when it has at most 7 bytes (None when one has more). For
- *       pandas_agree.shortstrings and the labels of Arrow list columns.
+ *       which *is* the string when it has at most 7 bytes. None as soon as a string has
+ *       more (the offsets after it are not read). For pandas_agree.shortstrings and the
+ *       labels of Arrow list columns.
  *
  * codes[i] numbers item i's key by first appearance (the first item's key is 0, the next
  * new key 1, ...); first[c] is the first row whose key got code c, keys[c] that key. One
@@ -109,30 +110,38 @@ table_grow(table *t)
 }
 
 /* Items numbered by their keys: the table, the codes of the items (an array made here),
- * and for each code its first item and its key. */
+ * and for each code either its first item (`first`) or its key (`keys`): the one the
+ * caller returns, the other NULL. */
 typedef struct {
     table t;
     PyArrayObject *codes; /* one per item */
-    npy_intp *first;      /* room for one per item */
-    uint64_t *keys;       /* room for one per item */
+    npy_intp *first;      /* room for one per item, or NULL */
+    uint64_t *keys;       /* room for one per item, or NULL */
     npy_intp n_codes;
 } numbering;
 
-/* 0, or -1 with MemoryError set (numbering_free then frees what was made). */
+/* 0, or -1 with an error set (numbering_free then frees what was made). `type` is what
+ * numbering_result returns for each code: NPY_INTP the first item, NPY_UINT64 the key. */
 static int
-numbering_init(numbering *nb, npy_intp n)
+numbering_init(numbering *nb, npy_intp n, int type)
 {
     size_t room = (size_t)(n > 0 ? n : 1);
     nb->n_codes = 0;
-    nb->first = (npy_intp *)PyMem_RawMalloc(room * sizeof(npy_intp));
-    nb->keys = (uint64_t *)PyMem_RawMalloc(room * sizeof(uint64_t));
+    nb->first = NULL;
+    nb->keys = NULL;
     nb->t.keys = NULL;
     nb->t.codes = NULL;
     nb->codes = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INTP);
     if (nb->codes == NULL) {
         return -1;
     }
-    if (nb->first == NULL || nb->keys == NULL || table_init(&nb->t, 10) < 0) {
+    if (type == NPY_UINT64) {
+        nb->keys = (uint64_t *)PyMem_RawMalloc(room * sizeof(uint64_t));
+    }
+    else {
+        nb->first = (npy_intp *)PyMem_RawMalloc(room * sizeof(npy_intp));
+    }
+    if ((nb->first == NULL && nb->keys == NULL) || table_init(&nb->t, 10) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -163,24 +172,30 @@ number(numbering *nb, npy_intp *codes, npy_intp i, uint64_t key)
         }
         nb->t.keys[s] = key;
         nb->t.codes[s] = nb->n_codes;
-        nb->first[nb->n_codes] = i;
-        nb->keys[nb->n_codes++] = key;
+        if (nb->keys != NULL) {
+            nb->keys[nb->n_codes] = key;
+        }
+        else {
+            nb->first[nb->n_codes] = i;
+        }
+        nb->n_codes++;
     }
     codes[i] = nb->t.codes[s];
     return 0;
 }
 
-/* (codes, what) where `what` holds the first item (NPY_INTP) or the key (NPY_UINT64) of
- * each code; NULL with an error set. */
+/* (codes, what): for each code its first item (NPY_INTP) or its key (NPY_UINT64), as
+ * numbering_init was told; NULL with an error set. */
 static PyObject *
-numbering_result(numbering *nb, int type)
+numbering_result(numbering *nb)
 {
     npy_intp k = nb->n_codes;
+    int type = nb->keys != NULL ? NPY_UINT64 : NPY_INTP;
     PyArrayObject *what = (PyArrayObject *)PyArray_SimpleNew(1, &k, type);
     if (what == NULL) {
         return NULL;
     }
-    if (type == NPY_UINT64) {
+    if (nb->keys != NULL) {
         memcpy(PyArray_DATA(what), nb->keys, (size_t)k * sizeof(uint64_t));
     }
     else {
@@ -245,7 +260,7 @@ firstcodes_sets(PyObject *module, PyObject *args)
     npy_intp n_labels = PyArray_DIM((PyArrayObject *)labels_obj, 0);
     numbering nb;
     PyObject *result = NULL;
-    if (numbering_init(&nb, n) < 0) {
+    if (numbering_init(&nb, n, NPY_INTP) < 0) {
         goto finally;
     }
     npy_intp *codes = (npy_intp *)PyArray_DATA(nb.codes);
@@ -279,13 +294,14 @@ firstcodes_sets(PyObject *module, PyObject *args)
     }
     Py_END_ALLOW_THREADS
 
-    result = outcome == DONE ? numbering_result(&nb, NPY_INTP) : failed(outcome, "indptr");
+    result = outcome == DONE ? numbering_result(&nb) : failed(outcome, "indptr");
 finally:
     numbering_free(&nb);
     return result;
 }
 
-/* String i's key: its bytes big-endian from the top, its length in the low byte. */
+/* The longest string packed into a key: its bytes big-endian from the top byte, its
+ * length in the low byte. */
 #define SHORT_BYTES 7
 
 static PyObject *
@@ -309,7 +325,7 @@ firstcodes_short_strings(PyObject *module, PyObject *args)
     int64_t n_bytes = (int64_t)PyArray_DIM((PyArrayObject *)data_obj, 0);
     numbering nb;
     PyObject *result = NULL;
-    if (numbering_init(&nb, n) < 0) {
+    if (numbering_init(&nb, n, NPY_UINT64) < 0) {
         goto finally;
     }
     npy_intp *codes = (npy_intp *)PyArray_DATA(nb.codes);
@@ -344,7 +360,7 @@ firstcodes_short_strings(PyObject *module, PyObject *args)
 #undef OFFSET
     Py_END_ALLOW_THREADS
 
-    result = outcome == DONE ? numbering_result(&nb, NPY_UINT64) : failed(outcome, "offsets");
+    result = outcome == DONE ? numbering_result(&nb) : failed(outcome, "offsets");
 finally:
     numbering_free(&nb);
     return result;
