@@ -30,12 +30,10 @@ from .errors import (
 )
 from .setvalues import (
     ElementForm,
-    arrow_started,
     check_sep,
     check_separators,
     form_of,
     from_distinct,
-    is_arrow_list,
     is_set_cell,
     items_and_lengths,
     missing_in_set_message,
@@ -371,9 +369,7 @@ def prepare(
     On frames of :data:`~pandas_agree._core.tuning.PARALLEL_MIN_ROWS` rows or more whose
     value column is coded mostly outside the GIL (Arrow and string columns), the unit and
     coder columns are coded on one extra thread meanwhile (none when one CPU is available);
-    the labels of a large Arrow list column are instead dictionary-encoded on two worker
-    threads while this thread reads its rows and codes the unit and coder columns. The
-    result and the errors are the same.
+    the result and the errors are the same.
 
     Returns
     -------
@@ -385,17 +381,13 @@ def prepare(
             f"`on_duplicate` must be one of {list(_ON_DUPLICATE)}, got {on_duplicate!r}"
         )
     raw = data[value]
-    arrow = arrow_started(raw) if is_arrow_list(raw) else None  # its labels on workers
     labels = started(
         lambda: (_factorize_labels(data[unit], "unit"), _factorize_labels(data[coder], "coder")),
-        arrow is None and _overlaps(raw),
+        _overlaps(raw),
     )
     try:
         sep = check_sep(sep)
-        if arrow is not None:
-            form, pre = arrow(), None
-        else:
-            form, pre = _set_form(raw, sep, scalars_as_sets, on_duplicate == "union")
+        form, pre = _set_form(raw, sep, scalars_as_sets, on_duplicate == "union")
     except Exception:
         _raise_first(labels)  # an error in the unit or coder column comes first, as in turn
         raise

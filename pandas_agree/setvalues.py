@@ -49,7 +49,6 @@ from .errors import (
 __all__ = [
     "SEPARATOR_HINTS",
     "ElementForm",
-    "arrow_started",
     "check_sep",
     "check_separators",
     "form_of",
@@ -161,60 +160,24 @@ def _hashable(x: Any) -> bool:
 
 def from_arrow(series: pd.Series) -> ElementForm:
     """Element form of an Arrow list column, with ``pyarrow.compute`` (no per-row Python)."""
-    return arrow_started(series)()
-
-
-def arrow_started(series: pd.Series) -> Callable[[], ElementForm]:
-    """:func:`from_arrow` begun: the labels of a large column are dictionary-encoded on
-    worker threads (the kernel releases the GIL) while the caller goes on, as
-    :func:`pandas_agree.data.prepare` does with the unit and coder columns; the returned
-    callable reads the rows and gives the element form, or raises the column's error.
-
-    The items encoded early are the list array's whole child range under its offsets;
-    when the rows turn out to hold other items (a missing row holding items, a list view,
-    fixed-size lists), the rows' own items are encoded instead, as :func:`from_arrow`
-    always reads them.
-    """
     import pyarrow as pa
 
     arr = pa.array(series)
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
-    early = None
-    if pa.types.is_list(arr.type) or pa.types.is_large_list(arr.type):
-        try:
-            early = _encoding_started(_plain_items(_child_items(arr)))
-        except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
-            early = None  # raised again below, in the caller's turn
-
-    def finished() -> ElementForm:
-        try:
-            present, indptr, flat, whole = _rows_of(arr)
-            encoded = early if whole and early is not None else None
-            if encoded is None:
-                encoded = _encoding_started(_plain_items(flat))
-            codes, labels = encoded()
-        except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
-            raise ValueTypeError(
-                f"`value` column {series.name!r} is an Arrow list of {arr.type.value_type}: "
-                "set elements must be labels (strings, integers, booleans)"
-            ) from None
-        return ElementForm(present, indptr, codes, pd.Index(labels, dtype=object))
-
-    return finished
+    try:
+        present, indptr, flat = _rows_of(arr)
+        codes, labels = _encoded(_plain_items(flat))
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid, pa.ArrowTypeError):
+        raise ValueTypeError(
+            f"`value` column {series.name!r} is an Arrow list of {arr.type.value_type}: set "
+            "elements must be labels (strings, integers, booleans)"
+        ) from None
+    return ElementForm(present, indptr, codes, pd.Index(labels, dtype=object))
 
 
-def _child_items(arr: Any) -> Any:
-    """The items under a list array's offsets: its child array from the first offset to
-    the last (the items of its missing rows too, if any hold items)."""
-    offsets = arr.offsets
-    first = offsets[0].as_py()
-    return arr.values.slice(first, offsets[-1].as_py() - first)
-
-
-def _rows_of(arr: Any) -> tuple[np.ndarray, np.ndarray, Any, bool]:
-    """Which rows of an Arrow list array are present, their row pointers, their items, and
-    whether those items are all of :func:`_child_items` (and nothing else).
+def _rows_of(arr: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+    """Which rows of an Arrow list array are present, their row pointers, and their items.
 
     The list offsets are the row pointers, and the items one slice of the child array,
     when every missing row holds no items (as pyarrow writes them); otherwise the items of
@@ -228,19 +191,17 @@ def _rows_of(arr: Any) -> tuple[np.ndarray, np.ndarray, Any, bool]:
         rows = np.flatnonzero(present) + arr.offset  # values ignore the array's offset
         items = (rows[:, None] * size + np.arange(size)).ravel()
         indptr = np.arange(rows.size + 1, dtype=np.intp) * size
-        return present, indptr, arr.values.take(pa.array(items, type=pa.int64())), False
+        return present, indptr, arr.values.take(pa.array(items, type=pa.int64()))
     if not (pa.types.is_list(arr.type) or pa.types.is_large_list(arr.type)):
-        return present, *_flattened(arr, present), False  # a list view (pyarrow 16)
+        return present, *_flattened(arr, present)  # a list view (pyarrow 16): no offsets
     offsets = arr.offsets.to_numpy(zero_copy_only=False).astype(np.intp, copy=False)
-    whole = (int(offsets[0]), int(offsets[-1]))
     if arr.null_count:
         starts, ends = offsets[:-1][present], offsets[1:][present]
         if not np.array_equal(ends[:-1], starts[1:]):  # a missing row that holds items
-            return present, *_flattened(arr, present), False
+            return present, *_flattened(arr, present)
         offsets = np.append(starts, ends[-1:]) if starts.size else offsets[:1]
-    first, last = int(offsets[0]), int(offsets[-1])
-    items = arr.values.slice(first, last - first)
-    return present, offsets - first, items, (first, last) == whole
+    first = int(offsets[0])
+    return present, offsets - first, arr.values.slice(first, int(offsets[-1]) - first)
 
 
 def _flattened(arr: Any, present: np.ndarray) -> tuple[np.ndarray, Any]:
@@ -266,47 +227,42 @@ def _plain_items(flat: Any) -> Any:
     return flat
 
 
-def _encoding_started(flat: Any) -> Callable[[], tuple[np.ndarray, list]]:
+def _encoded(flat: Any) -> tuple[np.ndarray, list]:
     """Codes of an Arrow array's items in order of first appearance (-1 for a null), and the
-    distinct items (:func:`pyarrow.compute.dictionary_encode`), begun: the returned
-    callable gives them, or raises the encoding's error.
+    distinct items.
 
-    A large array of strings is encoded in two halves on two worker threads while the
-    caller goes on (the kernel releases the GIL), the second half's dictionary then mapped
-    onto the first's: the same codes (see :data:`~pandas_agree._core.tuning.
-    PARALLEL_MIN_LABELS`). Other arrays are encoded here and now.
+    Strings of at most 7 bytes without nulls are numbered in C
+    (:func:`pandas_agree.shortstrings.first_codes`: 540,000 labels in 2 ms). Otherwise
+    :func:`pyarrow.compute.dictionary_encode`: a large array of strings is encoded in two
+    halves at once (the kernel releases the GIL), the second half's dictionary then mapped
+    onto the first's: the same codes, in half the time on two cores (see
+    :data:`~pandas_agree._core.tuning.PARALLEL_MIN_LABELS`).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
 
     wide = pa.types.is_large_string(flat.type)
     text = wide or pa.types.is_string(flat.type)
-    if text and not flat.null_count:  # labels of at most 7 bytes, numbered in C: 2 ms
+    if text and not flat.null_count:
         numbered = shortstrings.first_codes(flat, wide, numpy=False)
         if numbered is not None:
-            codes, labels = numbered[0], shortstrings.strings_of(numbered[1])
-            return lambda: (codes, labels)
+            return numbered[0], shortstrings.strings_of(numbered[1])
     half = len(flat) // 2
     parallel = text and half >= tuning.PARALLEL_MIN_LABELS // 2
+    second = started(lambda: pc.dictionary_encode(flat.slice(half)), parallel)
+    first = pc.dictionary_encode(flat.slice(0, half) if parallel else flat)
+    codes = _indices(first)
+    labels = first.dictionary.to_pylist()
     if not parallel:
-        whole = pc.dictionary_encode(flat)
-        return lambda: (_indices(whole), whole.dictionary.to_pylist())
-    first_half = started(lambda: pc.dictionary_encode(flat.slice(0, half)), True)
-    second_half = started(lambda: pc.dictionary_encode(flat.slice(half)), True)
-
-    def merged() -> tuple[np.ndarray, list]:
-        first, rest = first_half(), second_half()
-        codes = _indices(first)
-        labels = first.dictionary.to_pylist()
-        at = pc.index_in(rest.dictionary, value_set=first.dictionary).fill_null(-1)
-        at = at.to_numpy(zero_copy_only=False).astype(np.intp)
-        new = at < 0
-        at[new] = len(labels) + np.arange(np.count_nonzero(new), dtype=np.intp)
-        rest_codes = np.append(at, -1)[_indices(rest)]  # a null's -1 picks the appended -1
-        labels += rest.dictionary.filter(pa.array(new)).to_pylist()
-        return np.concatenate([codes, rest_codes]), labels
-
-    return merged
+        return codes, labels
+    rest = second()
+    at = pc.index_in(rest.dictionary, value_set=first.dictionary).fill_null(-1)
+    at = at.to_numpy(zero_copy_only=False).astype(np.intp)
+    new = at < 0
+    at[new] = len(labels) + np.arange(np.count_nonzero(new), dtype=np.intp)
+    rest_codes = np.append(at, -1)[_indices(rest)]  # a null's -1 picks the appended -1
+    labels += rest.dictionary.filter(pa.array(new)).to_pylist()
+    return np.concatenate([codes, rest_codes]), labels
 
 
 def _indices(encoded: Any) -> np.ndarray:

@@ -390,7 +390,7 @@ def test_arrow_labels_numbered_in_c_as_dictionary_encode(seed, first_codes, monk
     items = [pool[i] for i in rng.integers(0, len(pool), 300)]
     for large in (False, True):
         flat = pyarrow.array(items, type=pyarrow.large_string() if large else pyarrow.string())
-        codes, labels = setvalues._encoding_started(flat)()
+        codes, labels = setvalues._encoded(flat)
         seen = list(dict.fromkeys(items))
         assert labels == seen and all(type(x) is str for x in labels)
         assert codes.tolist() == [seen.index(x) for x in items]

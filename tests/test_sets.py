@@ -827,7 +827,7 @@ def test_arrow_labels_encoded_in_two_halves_match_first_appearance(seed, monkeyp
     items = [pool[int(i)] for i in rng.integers(0, 5, n)]  # first half: early labels only
     items += [pool[int(i)] for i in rng.integers(0, len(pool), n)]
     flat = pyarrow.array(items, type=pyarrow.string())
-    codes, labels = setvalues._encoding_started(flat)()
+    codes, labels = setvalues._encoded(flat)
     seen: dict = {}
     for x in items:
         if x is not None:
@@ -836,7 +836,7 @@ def test_arrow_labels_encoded_in_two_halves_match_first_appearance(seed, monkeyp
     assert codes.tolist() == [-1 if x is None else seen[x] for x in items]
     for n_items in (0, 1, 9):  # tiny arrays: one half may be empty
         few = pyarrow.array(items[-n_items:] if n_items else [], type=pyarrow.string())
-        got_codes, got_labels = setvalues._encoding_started(few)()
+        got_codes, got_labels = setvalues._encoded(few)
         want = pyarrow.compute.dictionary_encode(few)
         assert got_labels == want.dictionary.to_pylist()
         assert got_codes.tolist() == want.indices.fill_null(-1).to_pylist()
@@ -873,9 +873,8 @@ def _arrow_lists_in_every_layout():
 @pytest.mark.parametrize("layout", list(_arrow_lists_in_every_layout()))
 def test_arrow_list_layouts_read_as_their_python_lists(layout, min_labels, monkeypatch,
                                                        first_codes):
-    """Every layout, its labels encoded here or early on worker threads (in two halves;
-    the items encoded early are the child range under the offsets, which is not the rows'
-    items when a missing row holds items)."""
+    """Every layout, its labels encoded in one piece or in two halves at once, numbered in
+    C or by pyarrow (missing rows that hold items, at the ends too, must be left out)."""
     from pandas_agree._core import tuning
     from pandas_agree.setvalues import from_arrow
 
