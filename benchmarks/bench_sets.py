@@ -7,6 +7,8 @@ Run from the repository root::
 
 Prints, side by side in one run:
 
+* the coder column of that frame coded from its bytes (with and without C) and by
+  ``pd.factorize``;
 * MASI alpha on 100,000 units x 3 coders (sets of 1-3 of 12 labels, 10 % missing cells)
   from each input shape, end to end from the frame, with ratios to one ``pd.factorize``
   pass (the floor: what reading the column costs) and to NLTK; frozensets, lists, arrays,
@@ -133,6 +135,12 @@ def bench_shapes(n_units: int, with_nltk: bool) -> None:
     for name in no_c:  # the same shapes by the pure-Python passes
         funcs[f"{name} (no C)"] = without_c(lambda f=frames[name]: pa.alpha(f, "masi"))
         assert abs(funcs[f"{name} (no C)"]().alpha - ref) < 1e-12, name
+    coders = frames["arrow"]["coder"]  # 300,000 names of 1 byte, pandas' default strings
+    funcs["coder column: short strings"] = lambda: shortstrings.short_string_codes(coders)
+    funcs["coder column: short strings (no C)"] = without_c(
+        lambda: shortstrings.short_string_codes(coders)
+    )
+    funcs["coder column: pd.factorize"] = lambda: pd.factorize(coders, sort=True)
     t = interleaved(funcs)
     t_nltk = None
     if with_nltk:
@@ -160,6 +168,13 @@ def bench_shapes(n_units: int, with_nltk: bool) -> None:
         if t_nltk is not None:
             line += f"   {t_nltk / t[name]:6.1f}x faster than NLTK"
         print(line)
+    print_coder_column(t, len(frames["arrow"]))
+
+
+def print_coder_column(t: dict[str, float], n: int) -> None:
+    print(f"Unit and coder columns: {n:,} coder names of pandas' default string dtype")
+    for name in ("short strings", "short strings (no C)", "pd.factorize"):
+        print(f"  {name:<22} {t[f'coder column: {name}'] * 1e3:6.2f} ms")
 
 
 def shared_label_frame(n_sets: int, seed: int = 0) -> pd.DataFrame:

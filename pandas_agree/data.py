@@ -367,9 +367,10 @@ def prepare(
     set raises :class:`~pandas_agree.errors.MissingInSetError`.
 
     On frames of :data:`~pandas_agree._core.tuning.PARALLEL_MIN_ROWS` rows or more whose
-    value column is coded mostly outside the GIL (Arrow and string columns), the unit and
-    coder columns are coded on one extra thread meanwhile (none when one CPU is available);
-    the result and the errors are the same.
+    value column is coded mostly outside the GIL (Arrow and string columns, and lists, sets
+    and arrays read without the C accelerator), the unit and coder columns are coded on one
+    extra thread meanwhile (none when one CPU is available); the result and the errors are
+    the same.
 
     Returns
     -------

@@ -241,10 +241,9 @@ def _encoded(flat: Any) -> tuple[np.ndarray, list]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    wide = pa.types.is_large_string(flat.type)
-    text = wide or pa.types.is_string(flat.type)
+    text = pa.types.is_string(flat.type) or pa.types.is_large_string(flat.type)
     if text and not flat.null_count:
-        numbered = shortstrings.first_codes(flat, wide, numpy=False)
+        numbered = shortstrings.first_codes(flat, c_only=True)
         if numbered is not None:
             return numbered[0], shortstrings.strings_of(numbered[1])
     half = len(flat) // 2

@@ -31,7 +31,7 @@ def cells_reader(request, monkeypatch) -> str:
 
 
 @pytest.fixture(params=["c", "numpy"])
-def first_codes(request, monkeypatch) -> str:
+def key_numbering(request, monkeypatch) -> str:
     """Each way sets and short strings are numbered by first appearance: the C accelerator
     `pandas_agree._core._firstcodes`, and numpy and pyarrow without it (set masks in
     `setcodes.dedupe_sets`, short strings in `shortstrings` and Arrow list labels)."""

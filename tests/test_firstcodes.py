@@ -184,7 +184,7 @@ def test_read_only_arrays_and_equivalent_integer_types_are_read():
         assert codes.tolist() == [0, 0]
 
 
-def test_dedupe_sets_reads_any_integer_arrays(first_codes):
+def test_dedupe_sets_reads_any_integer_arrays(key_numbering):
     """The caller's arrays may be int32, strided or unaligned: dedupe_sets converts them."""
     indptr = np.array([0, 2, 3, 5, 5], dtype=np.int32)
     labels = np.repeat(np.array([1, 0, 2, 0, 1], dtype=np.int64), 2)[::2]
@@ -357,14 +357,14 @@ def test_many_distinct_short_strings_grow_the_table():
 
 
 @pytest.mark.parametrize("offsets", [None, b""], ids=["no offsets buffer", "empty one"])
-def test_an_empty_string_array_without_offsets(offsets, first_codes):
+def test_an_empty_string_array_without_offsets(offsets, key_numbering):
     """Arrow allows a length-0 string array without offsets (Java IPC writers make them)."""
     from pandas_agree import setvalues, shortstrings
 
     empty = pyarrow.StringArray.from_buffers(
         0, None if offsets is None else pyarrow.py_buffer(offsets), pyarrow.py_buffer(b"")
     )
-    codes, keys = shortstrings.first_codes(empty, False)
+    codes, keys = shortstrings.first_codes(empty)
     assert codes.size == keys.size == 0
     lists = pyarrow.ListArray.from_arrays(pyarrow.array([0, 0, 0], pyarrow.int32()), empty)
     form = setvalues.from_arrow(pd.Series(pd.arrays.ArrowExtensionArray(lists)))
@@ -373,12 +373,12 @@ def test_an_empty_string_array_without_offsets(offsets, first_codes):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_arrow_labels_numbered_in_c_as_dictionary_encode(seed, first_codes, monkeypatch):
+def test_arrow_labels_numbered_in_c_as_dictionary_encode(seed, key_numbering, monkeypatch):
     """Labels of an Arrow list column without nulls: numbered in C (short ones) or
     dictionary-encoded (a long one among them, or without C), codes by first appearance."""
     from pandas_agree import setvalues
 
-    if first_codes == "c" and seed % 2 == 0:  # short labels only: the C road, or a failure
+    if key_numbering == "c" and seed % 2 == 0:  # short labels only: the C road, or a failure
         from pyarrow import compute
 
         def refused(*args, **kwargs):
@@ -394,3 +394,13 @@ def test_arrow_labels_numbered_in_c_as_dictionary_encode(seed, first_codes, monk
         seen = list(dict.fromkeys(items))
         assert labels == seen and all(type(x) is str for x in labels)
         assert codes.tolist() == [seen.index(x) for x in items]
+
+
+def test_c_packs_as_many_bytes_as_python_says():
+    """The 7-byte limit is written twice (MAX_BYTES in Python, SHORT_BYTES in C)."""
+    from pandas_agree.shortstrings import MAX_BYTES
+
+    fits, over = "x" * MAX_BYTES, "x" * (MAX_BYTES + 1)
+    codes, keys = _firstcodes.short_strings(*buffers(pyarrow.array([fits, ""])))
+    assert codes.tolist() == [0, 1] and keys.tolist() == [key_of(fits), 0]
+    assert _firstcodes.short_strings(*buffers(pyarrow.array([over]))) is None

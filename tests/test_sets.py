@@ -66,7 +66,7 @@ def shapes(df: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, dict]]:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_every_shape_gives_the_brute_force_alpha(seed, cells_reader, first_codes):
+def test_every_shape_gives_the_brute_force_alpha(seed, cells_reader, key_numbering):
     df = random_set_frame(seed)
     expected = alpha_by_definition(df, masi)
     reference = pa.alpha(df, "masi")
@@ -127,7 +127,7 @@ def test_lists_with_repeats_and_order_are_sets():
 
 
 @pytest.mark.parametrize("n_labels", [6, 200])
-def test_dedupe_sets_against_frozensets(n_labels, first_codes):
+def test_dedupe_sets_against_frozensets(n_labels, key_numbering):
     rng = np.random.default_rng(n_labels)
     for _ in range(50):
         lengths = rng.integers(0, 6, int(rng.integers(1, 40)))
@@ -869,10 +869,10 @@ def _arrow_lists_in_every_layout():
     }
 
 
-@pytest.mark.parametrize("min_labels", [None, 2], ids=["here", "on workers"])
+@pytest.mark.parametrize("min_labels", [None, 2], ids=["one piece", "halves"])
 @pytest.mark.parametrize("layout", list(_arrow_lists_in_every_layout()))
 def test_arrow_list_layouts_read_as_their_python_lists(layout, min_labels, monkeypatch,
-                                                       first_codes):
+                                                       key_numbering):
     """Every layout, its labels encoded in one piece or in two halves at once, numbered in
     C or by pyarrow (missing rows that hold items, at the ends too, must be left out)."""
     from pandas_agree._core import tuning

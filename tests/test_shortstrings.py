@@ -17,7 +17,7 @@ import pytest
 from pandas_agree.shortstrings import MAX_BYTES, short_string_codes
 
 pa = pytest.importorskip("pyarrow")
-pytestmark = pytest.mark.usefixtures("first_codes")  # in C and by numpy
+pytestmark = pytest.mark.usefixtures("key_numbering")  # in C and by numpy
 
 WORDS = ["", "a", "ab", "abc", "b", "ba", "\u00e9", "e\u0301", "\u65e5\u672c", "a\x00", "a\x00b",
          "1234567", "NA", " a", "a "]

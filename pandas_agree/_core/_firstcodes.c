@@ -17,8 +17,8 @@
  *       more (the offsets after it are not read). For pandas_agree.shortstrings and the
  *       labels of Arrow list columns.
  *
- * codes[i] numbers item i's key by first appearance (the first item's key is 0, the next
- * new key 1, ...); first[c] is the first row whose key got code c, keys[c] that key. One
+ * codes[i] numbers item i's key by first appearance (the first item's code is 0, the next
+ * new key's 1, ...); first[c] is the first row whose key got code c, keys[c] that key. One
  * pass over the items with a hash table of the keys seen so far.
  *
  * The arrays are the caller's own vectors (checked: 1-d, C-contiguous, aligned, native

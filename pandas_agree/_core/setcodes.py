@@ -3,7 +3,8 @@
 Every road by which set-valued labels arrive (Python sets or lists, Arrow list columns, one
 label per row, delimited strings) ends here as *element form*: ``indptr`` (row pointers, one
 row per rating) and ``labels`` (integer label codes). This module turns element form into
-one code per rating and the distinct sets, with numpy only (no per-row Python):
+one code per rating and the distinct sets, with numpy (no per-row Python; the first-appearance
+numbering of set masks in one C pass, :mod:`._firstcodes`, when it is built):
 
 * :func:`union_by_key` merges the rows that share a key (a (unit, coder) cell), which is how
   "one label per row" and ``on_duplicate="union"`` become sets;

@@ -156,11 +156,15 @@ DISJOINT_CHECK_SIZES = 2048
 #: benchmarks/bench_sets.py, workers kept between calls): Arrow lists 25-29 -> 23-24 ms with
 #: the split encoding below, Python lists without C 77-79 -> 73-75 ms end to end;
 #: frozensets lose 1-2 ms (pd.factorize holds the GIL), lists read in C 3-5 ms, and both
-#: stay on one thread. Handing a task to a kept worker
+#: stay on one thread. Since Arrow labels of at most 7 bytes are numbered in C
+#: (pandas_agree._core._firstcodes), Arrow lists gain nothing from the worker (13.7 against
+#: 13.4 ms best of 61, within the noise; long labels 16.8-17.1 against 16.1-18.5), and keep
+#: it. Handing a task to a kept worker
 #: costs about 0.1 ms, so below 50,000 rows (a few ms of work) it is not worth it.
 PARALLEL_MIN_ROWS = 50_000
 
-#: An Arrow list column of at least this many string labels has them dictionary-encoded in
+#: An Arrow list column of at least this many string labels that the C accelerator does
+#: not number (a label over 7 bytes or a null, or no C) has them dictionary-encoded in
 #: two halves at once, on two cores (pandas_agree.setvalues). Measured here on the 540,000
 #: labels of benchmarks/bench_sets.py: 6.3 -> 3.2 ms for the encoding alone. Below this a
 #: half takes under 0.6 ms, a few times what handing it to a kept worker costs.
