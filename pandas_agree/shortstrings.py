@@ -28,9 +28,8 @@ __all__ = ["MAX_BYTES", "first_codes", "short_string_codes", "strings_of"]
 MAX_BYTES = 7
 
 
-def _arrow_text(series: pd.Series):  # -> tuple[pyarrow.Array, bool] | None
-    """The series as one pyarrow string array and whether its offsets are 64-bit, or None
-    when it is not Arrow-backed text."""
+def _arrow_text(series: pd.Series):  # -> pyarrow.StringArray | pyarrow.LargeStringArray | None
+    """The series as one pyarrow string array, or None when it is not Arrow-backed text."""
     dtype = series.dtype
     if isinstance(dtype, pd.StringDtype):
         if dtype.storage != "pyarrow":
@@ -44,11 +43,7 @@ def _arrow_text(series: pd.Series):  # -> tuple[pyarrow.Array, bool] | None
     arr = pa.array(series.array)
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
-    if pa.types.is_large_string(arr.type):
-        return arr, True
-    if pa.types.is_string(arr.type):
-        return arr, False
-    return None
+    return arr if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type) else None
 
 
 def short_string_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
@@ -66,10 +61,9 @@ def short_string_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     >>> codes.tolist(), labels.tolist()
     ([2, 1, 2, 0], ['', 'ann', 'bob'])
     """
-    text = _arrow_text(series)
-    if text is None or text[0].null_count or len(text[0]) == 0:
+    arr = _arrow_text(series)
+    if arr is None or arr.null_count or len(arr) == 0:
         return None
-    arr, _ = text
     import pyarrow as pa
 
     numbered = first_codes(arr)
