@@ -17,38 +17,38 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ._lazy import register_on_import
-from .accessor import AgreeAccessor
+from .frontends.accessor import AgreeAccessor
+from .frontends.lazy import register_on_import
 
 # Names are imported on first use (PEP 562 ``__getattr__``, as in scientific-python's SPEC 1):
 # ``import pandas_agree`` registers ``DataFrame.agree`` and stays cheap (benchmarks/
 # bench_import.py); ``pa.alpha``, ``from pandas_agree import alpha`` and ``pa.coref`` import
 # their module when they are first looked up.
-_SUBMODULES = (
-    "coref",
-    "datasets",
-    "distances",
-    "errors",
-    "io",
-    "noise",
-    "plot",
-    "pyramid",
-    "pyramid_scoring",
-    "pyramid_study",
-    "spans",
-    "weights",
-)
+_SUBMODULES = {  # public name -> module
+    "coref": "tasks.coref",
+    "datasets": "datasets",
+    "distances": "krippendorff.distances",
+    "errors": "errors",
+    "io": "io",
+    "noise": "tasks.noise",
+    "plot": "frontends.plot",
+    "pyramid": "tasks.pyramid",
+    "pyramid_scoring": "tasks.pyramid.scoring",
+    "pyramid_study": "tasks.pyramid.study",
+    "spans": "spans",
+    "weights": "kappa.weights",
+}
 _NAMES: dict[str, tuple[str, ...]] = {
-    "pyramid_scoring": (
+    "tasks.pyramid.scoring": (
         "pyramid_scores",
         "pyramid_sizes",
         "score_agreement",
         "sentence_weight_variation",
     ),
-    "association": ("DiceResult", "dice_association"),
-    "categories": ("category_agreement",),
-    "coefficient_registry": ("available_coefficients", "register_coefficient"),
-    "coefficients": (
+    "tasks.association": ("DiceResult", "dice_association"),
+    "kappa.categories": ("category_agreement",),
+    "registry": ("available_coefficients", "register_coefficient"),
+    "kappa.coefficients": (
         "CoefficientResult",
         "bennett_s",
         "cohen_kappa",
@@ -61,21 +61,21 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "scott_pi_table",
         "table_to_long",
     ),
-    "diagnostics": (
+    "krippendorff.diagnostics": (
         "AgreementSummary",
         "coder_disagreement",
         "pairwise",
         "summary",
         "unit_disagreement",
     ),
-    "distances": ("Distance", "available_distances", "register_distance"),
-    "intervals": ("AlphaBootstrap", "ConfidenceInterval", "bootstrap_alpha"),
-    "marginals": ("bangdiwala_b", "kappa_max", "max_percent_agreement"),
-    "multirater": ("MultiKappaResult", "conger_kappa", "hubert_kappa", "light_kappa"),
-    "mvalpha": ("MVAlphaResult", "mv_alpha"),
-    "noise_data": ("agreed_subset_noise",),
-    "reliability": ("alpha", "coincidences", "matrix", "values_by_units"),
-    "reporting": ("report",),
+    "krippendorff.distances": ("Distance", "available_distances", "register_distance"),
+    "krippendorff.bootstrap": ("AlphaBootstrap", "ConfidenceInterval", "bootstrap_alpha"),
+    "kappa.marginals": ("bangdiwala_b", "kappa_max", "max_percent_agreement"),
+    "kappa.multi_coder": ("MultiKappaResult", "conger_kappa", "hubert_kappa", "light_kappa"),
+    "krippendorff.multivalued": ("MVAlphaResult", "mv_alpha"),
+    "tasks.noise.frame": ("agreed_subset_noise",),
+    "krippendorff.alpha": ("alpha", "coincidences", "matrix", "values_by_units"),
+    "krippendorff.report": ("report",),
     "results": ("AlphaResult",),
     "spans": (
         "UnitizingAlphaResult",
@@ -85,7 +85,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "spans_to_units",
         "unitizing_alpha",
     ),
-    "weights": ("WEIGHT_SCHEMES", "weight_matrix"),
+    "kappa.weights": ("WEIGHT_SCHEMES", "weight_matrix"),
 }
 _MODULE_OF = {name: module for module, names in _NAMES.items() for name in names}
 
@@ -93,7 +93,7 @@ _MODULE_OF = {name: module for module, names in _NAMES.items() for name in names
 def __getattr__(name: str) -> Any:
     """Import a public name or submodule on first use."""
     if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(f"{__name__}.{_SUBMODULES[name]}")
     module = _MODULE_OF.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -107,24 +107,11 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what IDEs and type checkers see
-    from . import (
-        coref,
-        datasets,
-        distances,
-        errors,
-        io,
-        noise,
-        plot,
-        pyramid,
-        pyramid_scoring,
-        pyramid_study,
-        spans,
-        weights,
-    )
-    from .association import DiceResult, dice_association
-    from .categories import category_agreement
-    from .coefficient_registry import available_coefficients, register_coefficient
-    from .coefficients import (
+    from . import datasets, errors, io, spans
+    from .frontends import plot
+    from .kappa import weights
+    from .kappa.categories import category_agreement
+    from .kappa.coefficients import (
         CoefficientResult,
         bennett_s,
         cohen_kappa,
@@ -137,27 +124,23 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
         scott_pi_table,
         table_to_long,
     )
-    from .diagnostics import (
+    from .kappa.marginals import bangdiwala_b, kappa_max, max_percent_agreement
+    from .kappa.multi_coder import MultiKappaResult, conger_kappa, hubert_kappa, light_kappa
+    from .kappa.weights import WEIGHT_SCHEMES, weight_matrix
+    from .krippendorff import distances
+    from .krippendorff.alpha import alpha, coincidences, matrix, values_by_units
+    from .krippendorff.bootstrap import AlphaBootstrap, ConfidenceInterval, bootstrap_alpha
+    from .krippendorff.diagnostics import (
         AgreementSummary,
         coder_disagreement,
         pairwise,
         summary,
         unit_disagreement,
     )
-    from .distances import Distance, available_distances, register_distance
-    from .intervals import AlphaBootstrap, ConfidenceInterval, bootstrap_alpha
-    from .marginals import bangdiwala_b, kappa_max, max_percent_agreement
-    from .multirater import MultiKappaResult, conger_kappa, hubert_kappa, light_kappa
-    from .mvalpha import MVAlphaResult, mv_alpha
-    from .noise_data import agreed_subset_noise
-    from .pyramid_scoring import (
-        pyramid_scores,
-        pyramid_sizes,
-        score_agreement,
-        sentence_weight_variation,
-    )
-    from .reliability import alpha, coincidences, matrix, values_by_units
-    from .reporting import report
+    from .krippendorff.distances import Distance, available_distances, register_distance
+    from .krippendorff.multivalued import MVAlphaResult, mv_alpha
+    from .krippendorff.report import report
+    from .registry import available_coefficients, register_coefficient
     from .results import AlphaResult
     from .spans import (
         UnitizingAlphaResult,
@@ -167,13 +150,23 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
         spans_to_units,
         unitizing_alpha,
     )
-    from .weights import WEIGHT_SCHEMES, weight_matrix
+    from .tasks import coref, noise, pyramid
+    from .tasks.association import DiceResult, dice_association
+    from .tasks.noise.frame import agreed_subset_noise
+    from .tasks.pyramid import scoring as pyramid_scoring
+    from .tasks.pyramid import study as pyramid_study
+    from .tasks.pyramid.scoring import (
+        pyramid_scores,
+        pyramid_sizes,
+        score_agreement,
+        sentence_weight_variation,
+    )
 
 # DataArray.agree and Dataset.agree, and dask's DataFrame.agree, are registered when xarray or
 # dask.dataframe is imported (at once if it already is): importing them here would cost about
-# a second. See pandas_agree._lazy.
-register_on_import("xarray", "pandas_agree.xarray_accessor")
-register_on_import("dask.dataframe", "pandas_agree.dask")
+# a second. See pandas_agree.frontends.lazy.
+register_on_import("xarray", "pandas_agree.frontends.xarray")
+register_on_import("dask.dataframe", "pandas_agree.frontends.dask")
 
 __version__ = "0.1.0"
 

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
     from ._core.counts import UnitValueCounts
     from ._core.kernels import Kernel
-    from .data import CodedData
-    from .intervals import AlphaBootstrap, ConfidenceInterval
+    from .data.prepare import CodedData
+    from .krippendorff.bootstrap import AlphaBootstrap, ConfidenceInterval
 
 __all__ = ["AlphaFit", "AlphaResult", "AlphaState", "snapshot"]
 
@@ -172,8 +172,9 @@ class AlphaResult(ScalarResult):
         rng: int | np.random.Generator | None = None,
         cluster: Any = None,
     ) -> AlphaBootstrap:
-        """Bootstrap distribution of alpha; see :func:`pandas_agree.intervals.bootstrap_alpha`."""
-        from .intervals import bootstrap_alpha
+        """Bootstrap distribution of alpha; see
+        :func:`pandas_agree.krippendorff.bootstrap.bootstrap_alpha`."""
+        from .krippendorff.bootstrap import bootstrap_alpha
 
         return bootstrap_alpha(self, method, n_boot, rng, cluster)
 
@@ -190,7 +191,7 @@ class AlphaResult(ScalarResult):
         ``method`` is ``"krippendorff"`` (Krippendorff's bootstrap from the coincidence
         matrix, ``D_e`` fixed), ``"units"`` (resample units) or ``"clusters"`` (resample
         groups of units named by ``cluster=``, a column). The same ``rng`` seed gives the
-        same interval. See :mod:`pandas_agree.intervals` for each step.
+        same interval. See :mod:`pandas_agree.krippendorff.bootstrap` for each step.
 
         Examples
         --------
@@ -200,7 +201,7 @@ class AlphaResult(ScalarResult):
         >>> bool(ci.low < res.alpha < ci.high), ci.method
         (True, 'krippendorff')
         """
-        from .intervals import check_level
+        from .krippendorff.bootstrap import check_level
 
         check_level(level)
         return self.bootstrap(method, n_boot, rng, cluster).confidence_interval(level)
@@ -227,7 +228,7 @@ class AlphaResult(ScalarResult):
 
         See :func:`pandas_agree.unit_disagreement`.
         """
-        from .diagnostics import unit_disagreement
+        from .krippendorff.diagnostics import unit_disagreement
 
         return unit_disagreement(self)
 
@@ -236,6 +237,6 @@ class AlphaResult(ScalarResult):
 
         See :func:`pandas_agree.coder_disagreement`.
         """
-        from .diagnostics import coder_disagreement
+        from .krippendorff.diagnostics import coder_disagreement
 
         return coder_disagreement(self)

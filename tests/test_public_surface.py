@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree.accessor import ACCESSOR_METHODS, AgreeAccessor
 from pandas_agree.errors import InvalidParameterError
+from pandas_agree.frontends.accessor import ACCESSOR_METHODS, AgreeAccessor
 
 PACKAGE = Path(pa.__file__).parent
 COLUMNS = ("unit", "coder", "value")
@@ -118,7 +118,7 @@ def test_post_import_hook_runs_after_the_library_and_survives_a_failing_hook(tmp
         f"""
         import sys, warnings
         sys.path.insert(0, {str(tmp_path)!r})
-        from pandas_agree._lazy import register_on_import
+        from pandas_agree.frontends.lazy import register_on_import
         register_on_import("fakelib", "fakehook")
         assert "fakehook" not in sys.modules
         import fakelib
@@ -149,7 +149,7 @@ def test_every_public_name_resolves_and_is_listed_by_dir():
 
 def test_report_is_the_function_and_the_module_is_reporting():
     assert inspect.isfunction(pa.report)
-    assert pa.report is pa.reporting.report
+    assert pa.report is importlib.import_module("pandas_agree.krippendorff.report").report
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("pandas_agree.report")
 
@@ -174,16 +174,19 @@ METHOD_IS_A_MODULE: set[str] = set()  # no accessor method is named like a modul
 
 
 def test_accessor_methods_are_not_named_like_modules():
+    # Only the top level matters: a nested module (krippendorff.alpha) shadows no public name.
     modules = {info.name for info in pkgutil.iter_modules([str(PACKAGE)])}
     assert modules & set(ACCESSOR_METHODS) <= METHOD_IS_A_MODULE
-    assert "noise" in modules and "report" not in modules
+    assert modules & set(pa.__all__) <= {"datasets", "errors", "io", "spans"}
+    assert "krippendorff" in modules and "alpha" not in modules
 
 
 def _public_modules():
     for info in pkgutil.walk_packages([str(PACKAGE)], "pandas_agree."):
         if info.name in ("pandas_agree.__main__",):
             continue
-        if info.name.startswith("pandas_agree.dask") and importlib.util.find_spec("dask") is None:
+        dask_missing = importlib.util.find_spec("dask") is None
+        if info.name.startswith("pandas_agree.frontends.dask") and dask_missing:
             continue
         yield info.name
 
@@ -222,7 +225,7 @@ def test_one_function_per_public_name():
             obj = getattr(module, exported)
             if not inspect.isfunction(obj):
                 continue
-            if name.startswith("pandas_agree.dask") and exported in ("alpha", "report"):
+            if name.startswith("pandas_agree.frontends.dask") and exported in ("alpha", "report"):
                 continue  # the dask route: same name, same meaning, another frame type
             if seen.setdefault(exported, obj) is not obj:
                 twice.add(exported)
@@ -246,12 +249,12 @@ def _underscore_imports(path: Path) -> list[str]:
     "path",
     [
         "__init__.py",
-        "accessor.py",
-        "xarray_accessor.py",
-        "dask/__init__.py",
-        "dask/partitions.py",
-        "dask/tables.py",
-        "reporting.py",
+        "frontends/accessor.py",
+        "frontends/xarray.py",
+        "frontends/dask/__init__.py",
+        "frontends/dask/chunks.py",
+        "frontends/dask/tables.py",
+        "krippendorff/report.py",
     ],
 )
 def test_no_underscore_names_imported_from_other_modules(path):
@@ -289,13 +292,13 @@ def test_dataframe_accessor_gives_the_functions_numbers():
 
 
 XARRAY_METHODS = {
-    "alpha": "reliability.alpha",
-    "report": "reporting.report",
-    "matrix": "reliability.matrix",
-    "coincidences": "reliability.coincidences",
-    "values_by_units": "reliability.values_by_units",
-    "pairwise": "diagnostics.pairwise",
-    "summary": "diagnostics.summary",
+    "alpha": "krippendorff.alpha.alpha",
+    "report": "krippendorff.report.report",
+    "matrix": "krippendorff.alpha.matrix",
+    "coincidences": "krippendorff.alpha.coincidences",
+    "values_by_units": "krippendorff.alpha.values_by_units",
+    "pairwise": "krippendorff.diagnostics.pairwise",
+    "summary": "krippendorff.diagnostics.summary",
 }
 
 
@@ -335,7 +338,7 @@ def test_xarray_accessor_unknown_argument_is_an_error():
 
 def test_dask_accessor_methods_have_the_functions_parameters():
     pytest.importorskip("dask.dataframe")
-    import pandas_agree.dask as pa_dask
+    import pandas_agree.frontends.dask as pa_dask
 
     for name in ("alpha", "report"):
         method = getattr(pa_dask.DaskAgreeAccessor, name)
@@ -387,11 +390,11 @@ def _n_boot_defaults() -> dict[str, object]:
 
 
 def test_one_n_boot_default_everywhere():
-    from pandas_agree.cli import build_parser
+    from pandas_agree.frontends.cli import build_parser
 
     found = _n_boot_defaults()
-    assert "pandas_agree.reporting.report" in found
-    assert "pandas_agree.intervals.bootstrap_alpha" in found
+    assert "pandas_agree.krippendorff.report.report" in found
+    assert "pandas_agree.krippendorff.bootstrap.bootstrap_alpha" in found
     args = build_parser().parse_args(["report", "data.csv"])
     found["cli --n-boot"] = args.n_boot
     assert set(found.values()) == {2000}, found

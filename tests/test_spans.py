@@ -526,7 +526,7 @@ def test_span_report_reason_for_one_coder_document():
 
 
 def _run(capsys, *argv):
-    from pandas_agree.cli import main
+    from pandas_agree.frontends.cli import main
 
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()

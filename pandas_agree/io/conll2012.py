@@ -322,7 +322,7 @@ def conll2012_to_codes(
 
     Reads the files (or takes a frame from :func:`read_conll2012`), makes each mention
     span a markable ``(start, end)`` and passes the chains to
-    :func:`pandas_agree.coref.chains_to_codes`, so that
+    :func:`pandas_agree.tasks.coref.chains_to_codes`, so that
     ``pandas_agree.alpha(codes, distance="masi")`` is Passonneau's coreference reliability.
 
     Parameters
@@ -333,14 +333,14 @@ def conll2012_to_codes(
     coder : rule, default "stem"
         As in :func:`read_conll2012` (files only).
     keep_self, missing_markables
-        As in :func:`pandas_agree.coref.chains_to_codes`. CoNLL files list mentions, not
+        As in :func:`pandas_agree.tasks.coref.chains_to_codes`. CoNLL files list mentions, not
         markables: mentions one coder marked and another did not raise with the default
         ``"raise"``; ``"singleton"`` adds them to the other coder as singletons.
 
     Returns
     -------
     pandas.DataFrame
-        The result of :func:`~pandas_agree.coref.chains_to_codes`: columns ``document``,
+        The result of :func:`~pandas_agree.tasks.coref.chains_to_codes`: columns ``document``,
         ``mention`` (the span as ``(start, end)`` token indices), ``unit``, ``coder``,
         ``value``.
 
@@ -357,7 +357,7 @@ def conll2012_to_codes(
     6  (5, 6)  [(0, 1), (3, 4)]
     7  (7, 8)                []
     """
-    from ..coref import chains_to_codes
+    from ..tasks.coref import chains_to_codes
 
     if isinstance(source, pd.DataFrame):
         missing = [c for c in ("document", "coder", "start", "end", "chain") if c not in source]

@@ -7,8 +7,8 @@ from typing import Literal
 
 import pandas as pd
 
-from .. import coefficients
 from ..errors import InvalidParameterError
+from ..kappa import coefficients
 from .units import spans_to_units
 
 __all__ = [

@@ -46,7 +46,7 @@ def _report_row(
     cols: dict[str, Hashable],
 ) -> dict[str, Any]:
     from ..errors import AgreementError
-    from ..reliability import alpha
+    from ..krippendorff.alpha import alpha
 
     row: dict[str, Any] = {
         "n_coders": int(spans[cols["coder"]].nunique()) if coders is None else len(coders),

@@ -9,7 +9,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..data import check_columns
+from ..data.prepare import check_columns
 from ..errors import DegenerateDataWarning, InvalidParameterError, ValueTypeError, user_stacklevel
 from ._frame import Spans, check_frame, coverage_pairs, offsets, subset, validate, which
 
