@@ -14,11 +14,12 @@ AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+from typing import TYPE_CHECKING
 
+from . import declare as _declare
 from .frontends.accessor import AgreeAccessor
-from .frontends.lazy import register_on_import
+from .frontends.lazy import register_on_import as _register_on_import
 
 # Names are imported on first use (PEP 562 ``__getattr__``, as in scientific-python's SPEC 1):
 # ``import pandas_agree`` registers ``DataFrame.agree`` and stays cheap (benchmarks/
@@ -38,72 +39,54 @@ _SUBMODULES = {  # public name -> module
     "spans": "spans",
     "weights": "kappa.weights",
 }
-_NAMES: dict[str, tuple[str, ...]] = {
-    "tasks.pyramid.scoring": (
-        "pyramid_scores",
-        "pyramid_sizes",
-        "score_agreement",
-        "sentence_weight_variation",
-    ),
-    "tasks.association": ("DiceResult", "dice_association"),
-    "kappa.categories": ("category_agreement",),
-    "registry": ("available_coefficients", "register_coefficient"),
+_NAMES: dict[str, tuple[str, ...]] = {  # names that are not declared functions
     "kappa.coefficients": (
         "CoefficientResult",
-        "bennett_s",
-        "cohen_kappa",
         "cohen_kappa_table",
         "counts_to_long",
-        "fleiss_kappa",
-        "gwet_ac1",
-        "percent_agreement",
-        "scott_pi",
         "scott_pi_table",
         "table_to_long",
     ),
-    "krippendorff.diagnostics": (
-        "AgreementSummary",
-        "coder_disagreement",
-        "pairwise",
-        "summary",
-        "unit_disagreement",
-    ),
-    "krippendorff.distances": ("Distance", "available_distances", "register_distance"),
-    "krippendorff.bootstrap": ("AlphaBootstrap", "ConfidenceInterval", "bootstrap_alpha"),
-    "kappa.marginals": ("bangdiwala_b", "kappa_max", "max_percent_agreement"),
-    "kappa.multi_coder": ("MultiKappaResult", "conger_kappa", "hubert_kappa", "light_kappa"),
-    "krippendorff.multivalued": ("MVAlphaResult", "mv_alpha"),
-    "tasks.noise.frame": ("agreed_subset_noise",),
-    "krippendorff.alpha": ("alpha", "coincidences", "matrix", "values_by_units"),
-    "krippendorff.report": ("report",),
-    "results": ("AlphaResult",),
-    "spans": (
-        "UnitizingAlphaResult",
-        "span_f1",
-        "span_kappa",
-        "span_report",
-        "spans_to_units",
-        "unitizing_alpha",
-    ),
+    "kappa.multi_coder": ("MultiKappaResult",),
     "kappa.weights": ("WEIGHT_SCHEMES", "weight_matrix"),
+    "krippendorff.bootstrap": ("AlphaBootstrap", "ConfidenceInterval", "bootstrap_alpha"),
+    "krippendorff.diagnostics": ("AgreementSummary", "coder_disagreement", "unit_disagreement"),
+    "krippendorff.distances": ("Distance", "available_distances", "register_distance"),
+    "krippendorff.multivalued": ("MVAlphaResult",),
+    "registry": ("available_coefficients", "register_coefficient"),
+    "results": ("AlphaResult",),
+    "spans": ("UnitizingAlphaResult",),
+    "tasks.association": ("DiceResult",),
+    "tasks.pyramid.scoring": ("pyramid_sizes",),
 }
 _MODULE_OF = {name: module for module, names in _NAMES.items() for name in names}
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name or submodule on first use."""
+def _public() -> list[str]:
+    """The public surface: submodules, listed names and every declared function."""
+    return sorted({"AgreeAccessor", *_SUBMODULES, *_MODULE_OF, *_declare.declarations()})
+
+
+def __getattr__(name: str) -> object:
+    """Import a public name or submodule on first use; ``__all__`` lists them all."""
+    if name == "__all__":
+        return _public()
     if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{_SUBMODULES[name]}")
+        return _importlib.import_module(f"{__name__}.{_SUBMODULES[name]}")
     module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    if module is not None:
+        value = getattr(_importlib.import_module(f"{__name__}.{module}"), name)
+    else:
+        found = _declare.find(name)
+        if found is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = found.func
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return [*_public(), "__version__"]
 
 
 if TYPE_CHECKING:  # what IDEs and type checkers see
@@ -165,78 +148,7 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
 # DataArray.agree and Dataset.agree, and dask's DataFrame.agree, are registered when xarray or
 # dask.dataframe is imported (at once if it already is): importing them here would cost about
 # a second. See pandas_agree.frontends.lazy.
-register_on_import("xarray", "pandas_agree.frontends.xarray")
-register_on_import("dask.dataframe", "pandas_agree.frontends.dask")
+_register_on_import("xarray", "pandas_agree.frontends.xarray")
+_register_on_import("dask.dataframe", "pandas_agree.frontends.dask")
 
 __version__ = "0.1.0"
-
-__all__ = [
-    "WEIGHT_SCHEMES",
-    "AgreeAccessor",
-    "AgreementSummary",
-    "AlphaBootstrap",
-    "AlphaResult",
-    "CoefficientResult",
-    "ConfidenceInterval",
-    "DiceResult",
-    "Distance",
-    "MVAlphaResult",
-    "MultiKappaResult",
-    "UnitizingAlphaResult",
-    "agreed_subset_noise",
-    "alpha",
-    "available_coefficients",
-    "available_distances",
-    "bangdiwala_b",
-    "bennett_s",
-    "bootstrap_alpha",
-    "category_agreement",
-    "coder_disagreement",
-    "cohen_kappa",
-    "cohen_kappa_table",
-    "coincidences",
-    "conger_kappa",
-    "coref",
-    "counts_to_long",
-    "datasets",
-    "dice_association",
-    "distances",
-    "errors",
-    "fleiss_kappa",
-    "gwet_ac1",
-    "hubert_kappa",
-    "io",
-    "kappa_max",
-    "light_kappa",
-    "matrix",
-    "max_percent_agreement",
-    "mv_alpha",
-    "noise",
-    "pairwise",
-    "percent_agreement",
-    "plot",
-    "pyramid",
-    "pyramid_scores",
-    "pyramid_scoring",
-    "pyramid_sizes",
-    "pyramid_study",
-    "register_coefficient",
-    "register_distance",
-    "report",
-    "score_agreement",
-    "scott_pi",
-    "scott_pi_table",
-    "sentence_weight_variation",
-    "span_f1",
-    "span_kappa",
-    "span_report",
-    "spans",
-    "spans_to_units",
-    "summary",
-    "table_to_long",
-    "unit_disagreement",
-    "unitizing_alpha",
-    "values_by_units",
-    "weight_matrix",
-    "weights",
-]

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 from collections.abc import Callable, Hashable, Sequence
@@ -23,10 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import declare
 from .errors import DegenerateDataWarning, InvalidParameterError, NoPairableUnitsError
-from .kappa import coefficients, marginals
-from .kappa import multi_coder as multirater
-from .krippendorff import multivalued as mvalpha
 
 __all__ = [
     "add_coefficients",
@@ -39,27 +38,32 @@ __all__ = [
 
 Coefficient = Callable[..., Any]
 
-_REGISTRY: dict[str, Coefficient] = {
-    "percent_agreement": coefficients.percent_agreement,
-    "cohen_kappa": coefficients.cohen_kappa,
-    "scott_pi": coefficients.scott_pi,
-    "fleiss_kappa": lambda data, **kw: coefficients.fleiss_kappa(data, unequal="gwet", **kw),
-    "bennett_s": coefficients.bennett_s,
-    "gwet_ac1": coefficients.gwet_ac1,
-    "conger_kappa": multirater.conger_kappa,
-    "light_kappa": multirater.light_kappa,
-    "hubert_kappa": multirater.hubert_kappa,
-    "bangdiwala_b": marginals.bangdiwala_b,
-    "kappa_max": marginals.kappa_max,
-    "max_percent_agreement": marginals.max_percent_agreement,
-    "mv_alpha": mvalpha.mv_alpha,
-}
-# fleiss_kappa in a report uses Gwet's form for units with unequal numbers of ratings (the
-# groups of a report rarely have equal numbers); it equals Fleiss (1971) when they do.
-_SIGNATURES: dict[str, Coefficient] = {"fleiss_kappa": coefficients.fleiss_kappa}
-# Two-coder coefficients: a group (or the pooled row) with another number of coders gets NaN
-# and a reason instead of stopping the report.
-_TWO_CODERS = {"cohen_kappa", "scott_pi", "bangdiwala_b", "kappa_max", "max_percent_agreement"}
+#: Coefficients registered by users (the declared ones come from pandas_agree.declare).
+_REGISTERED: dict[str, Coefficient] = {}
+
+
+def _coefficients() -> dict[str, Coefficient]:
+    """Every coefficient by name: the declared ones (with their report defaults), then users'."""
+    found: dict[str, Coefficient] = {}
+    for name, decl in declare.declarations(coefficient=True).items():
+        found[name] = (
+            functools.partial(decl.func, **decl.report_defaults)
+            if decl.report_defaults
+            else decl.func
+        )
+    found.update(_REGISTERED)
+    return found
+
+
+def _two_coders(name: str, func: Coefficient) -> bool:
+    """A declared two-coder coefficient used under its own name."""
+    decl = declare.find(name)
+    return (
+        decl is not None
+        and decl.two_coders
+        and name not in _REGISTERED
+        and getattr(func, "func", func) is decl.func
+    )
 
 
 def available_coefficients() -> list[str]:
@@ -71,7 +75,7 @@ def available_coefficients() -> list[str]:
     >>> available_coefficients()[:3]
     ['bangdiwala_b', 'bennett_s', 'cohen_kappa']
     """
-    return sorted(_REGISTRY)
+    return sorted(_coefficients())
 
 
 def register_coefficient(name: str, func: Coefficient, *, overwrite: bool = False) -> None:
@@ -105,11 +109,11 @@ def register_coefficient(name: str, func: Coefficient, *, overwrite: bool = Fals
         raise InvalidParameterError(f"`name` must be a non-empty string, got {name!r}")
     if not callable(func):
         raise InvalidParameterError(f"`func` must be callable, got {func!r}")
-    if name in _REGISTRY and not overwrite:
+    if name in _coefficients() and not overwrite:
         raise InvalidParameterError(
             f"`name` {name!r} is already a coefficient; pass overwrite=True to replace it"
         )
-    _REGISTRY[name] = func
+    _REGISTERED[name] = func
 
 
 def get_coefficient(name: str | Coefficient) -> tuple[str, Coefficient]:
@@ -125,12 +129,13 @@ def get_coefficient(name: str | Coefficient) -> tuple[str, Coefficient]:
             getattr(name, "func", None), "__name__", "coefficient"
         )
         return str(label), name
-    if not isinstance(name, str) or name not in _REGISTRY:
+    known = _coefficients()
+    if not isinstance(name, str) or name not in known:
         raise InvalidParameterError(
             f"`coefficients` must name coefficients from {available_coefficients()} or be "
             f"callables, got {name!r}"
         )
-    return name, _REGISTRY[name]
+    return name, known[name]
 
 
 def check_coefficients(coefficients: Any) -> list[tuple[str, Coefficient]]:
@@ -159,7 +164,7 @@ def check_coefficients(coefficients: Any) -> list[tuple[str, Coefficient]]:
 
 
 def _accepts(func: Coefficient, name: str, parameter: str) -> bool:
-    target = _SIGNATURES.get(name, func)
+    target = getattr(func, "func", func) if isinstance(func, functools.partial) else func
     try:
         params = inspect.signature(target).parameters
     except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
@@ -174,7 +179,7 @@ def _value(
 ) -> tuple[float, str | None]:
     """One coefficient on one frame: its value, or NaN and why."""
     call = {k: v for k, v in kwargs.items() if v is not None and _accepts(func, name, k)}
-    if name in _TWO_CODERS and func is _REGISTRY.get(name):
+    if _two_coders(name, func):
         rated = data.loc[data[kwargs["value"]].notna(), kwargs["coder"]].nunique()
         if rated != 2:
             return float("nan"), f"{name}: needs two coders, this group has {rated}"

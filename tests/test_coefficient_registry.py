@@ -17,7 +17,7 @@ import pytest
 
 import pandas_agree as pa
 from pandas_agree.errors import InvalidParameterError
-from pandas_agree.frontends.declare import forwarded_parameters
+from pandas_agree.frontends.forward import forwarded_parameters
 from pandas_agree.registry import (
     available_coefficients,
     coefficient_table,

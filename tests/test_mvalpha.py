@@ -43,7 +43,7 @@ from pandas_agree.errors import (
     MissingInSetError,
     ValueTypeError,
 )
-from pandas_agree.frontends.declare import forwarded_parameters
+from pandas_agree.frontends.forward import forwarded_parameters
 
 f = frozenset
 _ = None

@@ -18,7 +18,9 @@ import pytest
 
 import pandas_agree as pa
 from pandas_agree.errors import InvalidParameterError
-from pandas_agree.frontends.accessor import ACCESSOR_METHODS, AgreeAccessor
+from pandas_agree.frontends.accessor import AgreeAccessor, accessor_methods
+
+ACCESSOR_METHODS = accessor_methods()
 
 PACKAGE = Path(pa.__file__).parent
 COLUMNS = ("unit", "coder", "value")
@@ -35,7 +37,9 @@ def _run(code: str) -> str:
 
 def _target(dotted: str):
     module, name = dotted.rsplit(".", 1)
-    return getattr(importlib.import_module(f"pandas_agree.{module}"), name)
+    if not module.startswith("pandas_agree"):
+        module = f"pandas_agree.{module}"
+    return getattr(importlib.import_module(module), name)
 
 
 def _params(func, skip: int = 1) -> list[str]:
@@ -266,7 +270,7 @@ def test_no_underscore_names_imported_from_other_modules(path):
 
 
 def test_every_dataframe_accessor_method_is_a_forwarded_function():
-    methods = [n for n, v in vars(AgreeAccessor).items() if not n.startswith("_")]
+    methods = [n for n in dir(AgreeAccessor) if not n.startswith("_")]
     assert sorted(methods) == sorted(ACCESSOR_METHODS)
 
 
@@ -291,15 +295,7 @@ def test_dataframe_accessor_gives_the_functions_numbers():
     pd.testing.assert_frame_equal(df, before)
 
 
-XARRAY_METHODS = {
-    "alpha": "krippendorff.alpha.alpha",
-    "report": "krippendorff.report.report",
-    "matrix": "krippendorff.alpha.matrix",
-    "coincidences": "krippendorff.alpha.coincidences",
-    "values_by_units": "krippendorff.alpha.values_by_units",
-    "pairwise": "krippendorff.diagnostics.pairwise",
-    "summary": "krippendorff.diagnostics.summary",
-}
+XARRAY_METHODS = accessor_methods("array")
 
 
 @pytest.mark.parametrize("method", sorted(XARRAY_METHODS))

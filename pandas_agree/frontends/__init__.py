@@ -2,7 +2,7 @@
 
 :mod:`.accessor` (``DataFrame.agree``), :mod:`.xarray` (``DataArray.agree``), :mod:`.dask`
 (dask's ``DataFrame.agree``), :mod:`.cli` (the ``pandas-agree`` command), :mod:`.plot`
-(matplotlib figures), :mod:`.declare` (methods generated from the public functions) and
+(matplotlib figures), :mod:`.forward` (accessor methods made from the public functions) and
 :mod:`.lazy` (accessors registered when their library is imported).
 """
 

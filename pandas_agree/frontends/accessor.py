@@ -1,159 +1,96 @@
-"""``DataFrame.agree``: an adapter that forwards to the plain functions. No statistics here.
+"""``DataFrame.agree``: an adapter that forwards to the declared functions. No statistics here.
 
-Every method is :func:`pandas_agree.frontends.declare.forward` of a public function: it has that
-function's explicit signature (without the frame) and its full docstring, so ``help()``, IDEs
-and tab completion show every option. The function is looked up when the method is first
-used (:class:`ForwardTo`), so ``import pandas_agree`` does not import every topic module.
+Every method is :func:`pandas_agree.frontends.forward.forward` of a function declared with
+:func:`pandas_agree.declare.declared` for the ``"frame"`` frontend: it has that function's
+signature (without the frame) and its full docstring, so ``help()``, IDEs and tab completion
+show every option. Methods are made on first use, so ``import pandas_agree`` does not import
+every topic module, and a newly declared function is a method without an edit here.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
 
-from .declare import forward
+from .. import declare
+from .forward import forward
 
-__all__ = ["ACCESSOR_METHODS", "AgreeAccessor", "ForwardTo"]
+__all__ = ["AgreeAccessor", "DeclaredMethods", "accessor_methods"]
 
 
-class ForwardTo:
-    """A class attribute that becomes ``forward(module.function)`` when first looked up.
+class DeclaredMethods(type):
+    """Metaclass of an accessor whose methods are the functions declared for its frontend.
 
-    Parameters
-    ----------
-    module : str
-        Module of :mod:`pandas_agree` holding the function (``"reliability"``).
-    function : str, optional
-        The function's name; default the attribute's name.
-    make : callable, default :func:`pandas_agree.frontends.declare.forward`
-        Builds the method from the function (another accessor may pass its own).
-
-    Examples
-    --------
-    >>> class Acc:
-    ...     def __init__(self, obj):
-    ...         self._obj = obj
-    ...     alpha = ForwardTo("krippendorff.alpha")
-    >>> import pandas_agree as pa
-    >>> round(Acc(pa.datasets.krippendorff_2011()).alpha("interval").alpha, 3)
-    0.849
+    The class names its frontend (``_frontend``) and how to make a method from a function
+    (``_make``). A missing attribute that names a declared function becomes that method, set
+    on the class so that later look-ups find it directly.
     """
 
-    def __init__(
-        self,
-        module: str,
-        function: str | None = None,
-        make: Callable[[Callable[..., Any]], Callable[..., Any]] = forward,
-    ) -> None:
-        self.module = module
-        self.function = function
-        self.make = make
-        self.attr = function
+    _frontend: str
+    _make: Callable[..., Any]
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.attr = name
-        if self.function is None:
-            self.function = name
-        # Not the class's docstring (its example would run once per attribute as a doctest).
-        self.__doc__ = f"Forwards to pandas_agree.{self.module}.{self.function}."
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        found = declare.find(name)
+        if found is None or cls._frontend not in found.frontends:
+            raise AttributeError(f"{cls.__name__!r} has no method {name!r}")
+        method = cls._method(found)
+        setattr(cls, name, method)
+        return method
 
-    def target(self) -> Callable[..., Any]:
-        """The function the method calls (imports its module)."""
-        module = importlib.import_module(f"pandas_agree.{self.module}")
-        return getattr(module, str(self.function))
+    def _method(cls, found: declare.Declaration) -> Any:
+        return forward(found.func)
 
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        owner = type(obj) if owner is None else owner
-        method = self.make(self.target())
-        setattr(owner, str(self.attr), method)  # later look-ups find the plain function
-        return method if obj is None else method.__get__(obj, owner)
+    def __dir__(cls) -> list[str]:
+        return sorted({*super().__dir__(), *declare.declarations(cls._frontend)})
 
 
-@pd.api.extensions.register_dataframe_accessor("agree")
-class AgreeAccessor:
+class AgreeAccessor(metaclass=DeclaredMethods):
     """Agreement statistics on long data: ``df.agree.alpha(distance="masi")``.
 
     Every method takes ``unit=``, ``coder=``, ``value=`` column names (defaults ``"unit"``,
-    ``"coder"``, ``"value"``) and forwards to the function of the same name in
-    :mod:`pandas_agree`, with the frame as first argument. The frame is never modified.
+    ``"coder"``, ``"value"``) where the function does, and forwards to the function of the
+    same name in :mod:`pandas_agree`; the frame is never modified.
 
     Examples
     --------
+    Krippendorff (2011), section C:
+
     >>> import pandas_agree as pa
     >>> df = pa.datasets.krippendorff_2011()
     >>> round(df.agree.alpha("interval").alpha, 3)
     0.849
     >>> import inspect
     >>> list(inspect.signature(df.agree.alpha).parameters)[:4]
-    ['distance', 'unit', 'coder', 'value']
+    ['distance', 'weights', 'unit', 'coder']
     """
+
+    _frontend = "frame"
 
     def __init__(self, obj: pd.DataFrame) -> None:
         self._obj = obj
 
-    # Krippendorff's alpha and its tables (pandas_agree.krippendorff.alpha, reporting, mvalpha)
-    alpha = ForwardTo("krippendorff.alpha")
-    matrix = ForwardTo("krippendorff.alpha")
-    coincidences = ForwardTo("krippendorff.alpha")
-    values_by_units = ForwardTo("krippendorff.alpha")
-    report = ForwardTo("krippendorff.report")
-    mv_alpha = ForwardTo("krippendorff.multivalued")
+    def __getattr__(self, name: str) -> Any:
+        return getattr(type(self), name).__get__(self, type(self))
 
-    # Other coefficients (pandas_agree.kappa.coefficients)
-    percent_agreement = ForwardTo("kappa.coefficients")
-    cohen_kappa = ForwardTo("kappa.coefficients")
-    scott_pi = ForwardTo("kappa.coefficients")
-    fleiss_kappa = ForwardTo("kappa.coefficients")
-    bennett_s = ForwardTo("kappa.coefficients")
-    gwet_ac1 = ForwardTo("kappa.coefficients")
-
-    # Multi-rater kappas, per-category agreement and marginal bounds
-    conger_kappa = ForwardTo("kappa.multi_coder")
-    light_kappa = ForwardTo("kappa.multi_coder")
-    hubert_kappa = ForwardTo("kappa.multi_coder")
-    category_agreement = ForwardTo("kappa.categories")
-    bangdiwala_b = ForwardTo("kappa.marginals")
-    kappa_max = ForwardTo("kappa.marginals")
-    max_percent_agreement = ForwardTo("kappa.marginals")
-    dice_association = ForwardTo("tasks.association")
-
-    # Diagnostics (pandas_agree.krippendorff.diagnostics)
-    pairwise = ForwardTo("krippendorff.diagnostics")
-    summary = ForwardTo("krippendorff.diagnostics")
-
-    # Converters (pandas_agree.tasks.coref, pandas_agree.tasks.pyramid.annotation)
-    chains_to_codes = ForwardTo("tasks.coref")
-    link_table = ForwardTo("tasks.coref")
-    link_table_by_document = ForwardTo("tasks.coref")
-    scus_to_codes = ForwardTo("tasks.pyramid.annotation")
-    mean_scu_weight = ForwardTo("tasks.pyramid.annotation")
-
-    # Pyramid scores and their reliability (pandas_agree.tasks.pyramid.scoring, pyramid_study):
-    # the frame is the peer annotations (pyramid_scores) or the scores (the rest)
-    pyramid_scores = ForwardTo("tasks.pyramid.scoring")
-    sentence_weight_variation = ForwardTo("tasks.pyramid.scoring")
-    score_agreement = ForwardTo("tasks.pyramid.scoring")
-    score_anova = ForwardTo("tasks.pyramid.study")
-    tukey_hsd = ForwardTo("tasks.pyramid.study")
-
-    # Span frames (pandas_agree.spans): document, coder, start, end, label
-    spans_to_units = ForwardTo("spans")
-    span_f1 = ForwardTo("spans")
-    span_kappa = ForwardTo("spans")
-    span_report = ForwardTo("spans")
-    unitizing_alpha = ForwardTo("spans")
-
-    # Noise in the agreed subset (pandas_agree.tasks.noise.frame; the model is
-    # pandas_agree.tasks.noise.model)
-    agreed_subset_noise = ForwardTo("tasks.noise.frame")
+    def __dir__(self) -> list[str]:
+        return dir(type(self))
 
 
-#: Every method of ``DataFrame.agree`` and the function it calls, as "module.function".
-ACCESSOR_METHODS: dict[str, str] = {
-    name: f"{attr.module}.{attr.function}"
-    for name, attr in vars(AgreeAccessor).items()
-    if isinstance(attr, ForwardTo)
-}
+pd.api.extensions.register_dataframe_accessor("agree")(AgreeAccessor)
+
+
+def accessor_methods(frontend: str = "frame") -> dict[str, str]:
+    """Every method of an accessor and the function it calls, as ``"module.function"``.
+
+    Examples
+    --------
+    >>> accessor_methods()["alpha"]
+    'pandas_agree.krippendorff.alpha.alpha'
+    """
+    return {
+        name: f"{d.module}.{d.name}" for name, d in declare.declarations(frontend).items()
+    }

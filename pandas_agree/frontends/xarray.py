@@ -39,11 +39,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ..declare import Declaration
 from ..errors import InvalidParameterError, ValueTypeError
-from ..krippendorff import alpha as reliability
-from ..krippendorff import diagnostics
-from ..krippendorff import report as reporting
-from .declare import forward
+from .accessor import DeclaredMethods
+from .forward import forward
 
 __all__ = [
     "AgreeDataArrayAccessor",
@@ -325,21 +324,28 @@ def _report_groups(
     return by_list
 
 
-class _AgreeMethods:
+class _ArrayMethods(DeclaredMethods):
+    """Methods of the array accessors: every function declared for the ``"array"`` frontend."""
+
+    def _method(cls, found: Declaration) -> Any:
+        return forward_array(found.func, _report_groups if found.name == "report" else None)
+
+
+class _AgreeMethods(metaclass=_ArrayMethods):
     """Methods shared by the DataArray and Dataset accessors (each forwards to a function)."""
+
+    _frontend = "array"
 
     def __init__(self, obj: xr.DataArray | xr.Dataset) -> None:
         self._obj = obj
 
-    to_long = forward(to_long)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(type(self), name).__get__(self, type(self))
 
-    alpha = forward_array(reliability.alpha)
-    report = forward_array(reporting.report, _report_groups)
-    matrix = forward_array(reliability.matrix)
-    coincidences = forward_array(reliability.coincidences)
-    values_by_units = forward_array(reliability.values_by_units)
-    pairwise = forward_array(diagnostics.pairwise)
-    summary = forward_array(diagnostics.summary)
+    def __dir__(self) -> list[str]:
+        return dir(type(self))
+
+    to_long = forward(to_long)
 
 
 @xr.register_dataarray_accessor("agree")

@@ -61,7 +61,7 @@ import pandas as pd
 from .._core.agreement import DEGENERATE_TOL
 from .._core.kappas import category_terms
 from ..data.categorical import coder_positions, prepare_categorical
-from ..data.prepare import OnDuplicate
+from ..declare import declared
 from ..errors import NoPairableUnitsError
 
 __all__ = ["category_agreement"]
@@ -70,15 +70,16 @@ _UNUSED = "no rating in this category"
 _ALL = "every rating is in this category"
 
 
+@declared()
 def category_agreement(
     data: pd.DataFrame,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> pd.DataFrame:
     r"""One row per category: specific agreement, category kappa and alpha for the category.
 
@@ -100,10 +101,6 @@ def category_agreement(
     categories : sequence, optional
         Every category, in the order of the rows (unused ones get a row with NaN and a
         reason). Default: a categorical column's categories, else the values, sorted.
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------

@@ -72,6 +72,7 @@ from ..data.categorical import (
     warn_if,
 )
 from ..data.prepare import CodedData, OnDuplicate
+from ..declare import declared
 from ..errors import (
     InvalidParameterError,
     NoPairableUnitsError,
@@ -353,16 +354,17 @@ def _multi_rater_coded(
 # Public functions
 
 
+@declared(coefficient=True)
 def percent_agreement(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""Raw agreement: the share of agreeing pairs of ratings in a unit, averaged over units.
 
@@ -394,10 +396,6 @@ def percent_agreement(
         Use only these coders' ratings.
     categories : sequence, optional
         Every category in rank order (for weights).
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------
@@ -424,17 +422,18 @@ def percent_agreement(
     )
 
 
+@declared(coefficient=True, two_coders=True)
 def cohen_kappa(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
+    categories,
     missing: Literal["complete", "gwet"] = "complete",
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""Cohen's kappa (and weighted kappa) between two coders.
 
@@ -485,10 +484,6 @@ def cohen_kappa(
         each coder's margins :math:`p_{k\cdot}`, :math:`p_{\cdot l}` from **every** unit
         that coder rated (Gwet 2014, chapter 2), as R irrCAC's ``cohen.kappa.raw`` and
         irrCAC's ``conger`` with two raters do. Both agree without missing ratings.
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------
@@ -539,16 +534,17 @@ def cohen_kappa(
     )
 
 
+@declared(coefficient=True, two_coders=True)
 def scott_pi(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""Scott's pi between two coders: kappa with chance from the pooled marginals.
 
@@ -584,10 +580,6 @@ def scott_pi(
         The two coders; required when the data hold more than two.
     categories : sequence, optional
         Every category in rank order (for weights).
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------
@@ -613,17 +605,18 @@ def scott_pi(
     )
 
 
+@declared(coefficient=True, report_defaults={"unequal": "gwet"})
 def fleiss_kappa(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
+    categories,
     unequal: Literal["raise", "gwet"] = "raise",
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""Fleiss' kappa for any number of coders (Fleiss 1971).
 
@@ -665,10 +658,6 @@ def fleiss_kappa(
         or more ratings and :math:`p_k = \frac{1}{n}\sum_i r_{ik} / r_i` averages the units'
         category shares (as the R package irrCAC's ``fleiss.kappa.raw``). Both agree when the
         numbers are equal.
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------
@@ -703,16 +692,17 @@ def fleiss_kappa(
     )
 
 
+@declared(coefficient=True)
 def bennett_s(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""Bennett, Alpert and Goldstein's S: chance agreement ``1/q`` for ``q`` categories.
 
@@ -740,10 +730,6 @@ def bennett_s(
         Use only these coders' ratings.
     categories : sequence, optional
         Every possible category.
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------
@@ -768,16 +754,17 @@ def bennett_s(
     )
 
 
+@declared(coefficient=True)
 def gwet_ac1(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""Gwet's AC1 (unweighted) and AC2 (weighted), any number of coders, missing allowed.
 
@@ -802,10 +789,6 @@ def gwet_ac1(
         Use only these coders' ratings.
     categories : sequence, optional
         Every possible category, in rank order (``q`` counts unused ones too).
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------

@@ -38,6 +38,7 @@ from .._core.agreement import chance_corrected
 from .._core.kappas import bangdiwala_terms, max_agreement
 from ..data.categorical import prepare_categorical, two_coder_table, two_coders, warn_if
 from ..data.prepare import OnDuplicate
+from ..declare import declared
 from ..reasons import chance_reason
 from .coefficients import CoefficientResult
 
@@ -71,15 +72,16 @@ def _table(
 
 
 
+@declared(coefficient=True, two_coders=True)
 def bangdiwala_b(
     data: pd.DataFrame,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""Bangdiwala's (1985) B: how much of the agreement chart's rectangles agreement fills.
 
@@ -102,10 +104,6 @@ def bangdiwala_b(
         The two coders; required when the data hold more than two.
     categories : sequence, optional
         Every category (unused ones add an empty row and column).
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
     Returns
     -------
     CoefficientResult
@@ -149,15 +147,16 @@ def bangdiwala_b(
     )
 
 
+@declared(coefficient=True, two_coders=True)
 def max_percent_agreement(
     data: pd.DataFrame,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""The largest share of agreed units the two coders' margins allow.
 
@@ -179,10 +178,6 @@ def max_percent_agreement(
         The two coders; required when the data hold more than two.
     categories : sequence, optional
         Every category (unused ones add an empty row and column).
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
     Returns
     -------
     CoefficientResult
@@ -217,15 +212,16 @@ def max_percent_agreement(
     )
 
 
+@declared(coefficient=True, two_coders=True)
 def kappa_max(
     data: pd.DataFrame,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> CoefficientResult:
     r"""The largest Cohen's kappa the two coders' margins allow (Cohen 1960).
 
@@ -251,10 +247,6 @@ def kappa_max(
         The two coders; required when the data hold more than two.
     categories : sequence, optional
         Every category (unused ones add an empty row and column).
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
     Returns
     -------
     CoefficientResult

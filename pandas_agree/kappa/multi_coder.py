@@ -46,6 +46,7 @@ from .._core.agreement import chance_corrected, rater_terms
 from .._core.kappas import conger_expected, pair_tables, rater_margins, reliability_codes
 from ..data.categorical import coder_positions, order_known, prepare_categorical, warn_if
 from ..data.prepare import CodedData, OnDuplicate
+from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
 from ..reasons import chance_reason
 from .coefficients import CoefficientResult
@@ -169,16 +170,17 @@ def _no_pairs(func: str) -> NoPairableUnitsError:
     )
 
 
+@declared(coefficient=True)
 def conger_kappa(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> MultiKappaResult:
     r"""Conger's (1980) kappa: Cohen's kappa for any number of coders, missing ratings allowed.
 
@@ -214,10 +216,6 @@ def conger_kappa(
         Use only these coders (two or more).
     categories : sequence, optional
         Every category in rank order (unused ones included).
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------
@@ -276,16 +274,17 @@ def conger_kappa(
     )
 
 
+@declared(coefficient=True)
 def light_kappa(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> MultiKappaResult:
     r"""Light's (1971) kappa: the mean of the Cohen kappas of every pair of coders.
 
@@ -315,10 +314,6 @@ def light_kappa(
         Use only these coders (two or more).
     categories : sequence, optional
         Every category in rank order.
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------
@@ -374,16 +369,17 @@ def light_kappa(
     )
 
 
+@declared(coefficient=True)
 def hubert_kappa(
     data: pd.DataFrame,
     weights: WeightsLike = None,
     *,
     coders: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> MultiKappaResult:
     r"""Hubert's (1977) kappa, also Davies and Fleiss' (1982): pairwise-averaged agreements.
 
@@ -419,10 +415,6 @@ def hubert_kappa(
         Use only these coders (two or more).
     categories : sequence, optional
         Every category in rank order.
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------

@@ -32,6 +32,7 @@ from .._core.kernels import (
 from .._core.states import alpha_state
 from ..data.prepare import CodedData, OnDuplicate, prepare, reliability_matrix, set_incidence
 from ..data.prepare import values_by_units as _values_by_units
+from ..declare import declared
 from ..errors import (
     DegenerateDataWarning,
     InvalidParameterError,
@@ -264,17 +265,18 @@ def fit_alpha(
     return alpha_result(counts, kernel, dist, n_coders, coded=coded, source=source)
 
 
+@declared()
 def alpha(
     data: pd.DataFrame,
     distance: DistanceLike = "nominal",
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    categories: Sequence[Hashable] | None = None,
-    on_duplicate: OnDuplicate = "raise",
+    unit,
+    coder,
+    value,
+    categories,
+    on_duplicate,
     weights: Any = None,
-    sep: str | bool | None = None,
+    sep,
 ) -> AlphaResult:
     r"""Krippendorff's alpha for long data: one row per (unit, coder, value).
 
@@ -288,25 +290,15 @@ def alpha(
         ``ordinal``, ``interval``, ``ratio``, ``jaccard``, ``dice``, ``masi``,
         ``masi_dice``, ``masi_jaccard``, and any registered with
         :func:`~pandas_agree.register_distance`) or a callable ``d(a, b) -> float``.
-    unit, coder, value : hashable
-        Column names; default ``"unit"``, ``"coder"``, ``"value"``.
     categories : sequence, optional
         The values in rank order, for ``ordinal``: the explicit order. Without it,
         ``ordinal`` takes an ordered categorical's order or numbers in numeric order, and
         raises :class:`~pandas_agree.errors.ValueTypeError` for labels that would only sort
         alphabetically (text, an unordered categorical of text). A value outside
         ``categories`` raises.
-    on_duplicate : {"raise", "first", "last", "union"}, default "raise"
-        What to do with two ratings of one unit by one coder (see
-        :func:`pandas_agree.data.prepare.prepare`).
     weights : mapping or callable, optional
         Element weights for ``weighted_dice`` and ``weighted_jaccard`` (for example SCU
         weights): element -> positive weight. Required by those, refused by the others.
-    sep : str, None or False, optional
-        Split string values at ``sep`` into sets of labels (``"PER;LOC"`` with ``sep=";"``).
-        Under a set distance, strings that look like several labels raise
-        :class:`~pandas_agree.errors.AmbiguousValuesError` unless ``sep`` is given;
-        ``sep=False`` reads each string as one label. See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------
@@ -354,22 +346,35 @@ def alpha(
     return fit_alpha(coded, dist, weights, source=data)
 
 
+@declared()
 def coincidences(
     data: pd.DataFrame,
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    categories: Sequence[Hashable] | None = None,
-    on_duplicate: OnDuplicate = "raise",
+    unit,
+    coder,
+    value,
+    categories,
+    on_duplicate,
     sparse: bool = False,
-    sep: str | bool | None = None,
+    sep,
 ) -> pd.DataFrame | sp.csr_matrix:
     """Krippendorff's coincidence matrix ``o_ck``: values x values, over pairable units.
 
     Rows and columns sum to ``n_c`` and the whole matrix to ``n``. ``sparse=True`` returns
     a :class:`scipy.sparse.csr_matrix` (rows and columns in the order of the values of
     ``values_by_units``) for large value domains.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Long data. Not modified.
+    sparse : bool, default False
+        Return a :class:`scipy.sparse.csr_matrix` instead of a labelled DataFrame.
+
+    Returns
+    -------
+    pandas.DataFrame or scipy.sparse.csr_matrix
+        Values x values, labelled by the values.
 
     Examples
     --------
@@ -396,16 +401,27 @@ def coincidences(
     return pd.DataFrame(mat.toarray(), index=labels, columns=labels.copy())
 
 
+@declared()
 def matrix(
     data: pd.DataFrame,
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
-    sep: str | bool | None = None,
+    unit,
+    coder,
+    value,
+    on_duplicate,
+    sep,
 ) -> pd.DataFrame:
     """The reliability matrix: coders x units, NaN where a coder left a unit uncoded.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Long data. Not modified.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per coder, one column per unit (Krippendorff's canonical form).
 
     Examples
     --------
@@ -422,16 +438,27 @@ def matrix(
     return reliability_matrix(coded)
 
 
+@declared()
 def values_by_units(
     data: pd.DataFrame,
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
-    sep: str | bool | None = None,
+    unit,
+    coder,
+    value,
+    on_duplicate,
+    sep,
 ) -> pd.DataFrame:
     """Values x units counts: how many coders gave each value to each unit.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Long data. Not modified.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per value, one column per unit.
 
     Examples
     --------

@@ -29,7 +29,7 @@ the other side.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -46,7 +46,8 @@ from .._core.diagnostics import (
     nominal_agreement,
 )
 from ..data.categorical import prepare_categorical
-from ..data.prepare import CodedData, OnDuplicate
+from ..data.prepare import CodedData
+from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
 from ..kappa.weights import agreement_weights
 from ..results import AlphaResult, ScalarResult
@@ -76,18 +77,19 @@ def _check_result(result: Any) -> AlphaResult:
     return result
 
 
+@declared()
 def pairwise(
     data: pd.DataFrame,
     metric: Metric = "alpha",
     distance: Any = "nominal",
     *,
     weights: Any = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
-    sep: str | bool | None = None,
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
+    sep,
 ) -> pd.DataFrame:
     """Agreement of every pair of coders, as a coders x coders DataFrame.
 
@@ -114,12 +116,6 @@ def pairwise(
         :func:`pandas_agree.kappa.coefficients.cohen_kappa`). Refused for ``"percent"``.
     categories : sequence, optional
         Category domain and order (ordinal alpha, weighted kappa).
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
-    sep : str, None or False, optional
-        Split string values into sets of labels (see :func:`pandas_agree.alpha`).
 
     Returns
     -------
@@ -424,6 +420,7 @@ def _finite_float(x: Any, name: str) -> float:
     return out
 
 
+@declared()
 def summary(
     data: pd.DataFrame,
     distance: Any = "nominal",
@@ -431,12 +428,12 @@ def summary(
     high_agreement: float = 0.8,
     low_alpha: float = 0.667,
     weights: Any = None,
-    categories: Sequence[Hashable] | None = None,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
-    sep: str | bool | None = None,
+    categories,
+    unit,
+    coder,
+    value,
+    on_duplicate,
+    sep,
 ) -> AgreementSummary:
     """Alpha, percent agreement and AC1 side by side, flagging the prevalence paradox.
 
@@ -461,12 +458,6 @@ def summary(
         Element weights for ``weighted_dice``/``weighted_jaccard`` alpha.
     categories : sequence, optional
         Value order for ordinal alpha.
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"raise", "first", "last", "union"}
-        See :func:`pandas_agree.data.prepare.prepare`.
-    sep : str, None or False, optional
-        Split string values into sets of labels (see :func:`pandas_agree.alpha`).
 
     Returns
     -------

@@ -28,7 +28,6 @@ domain, not only the observed ones; they are evaluated in closed form (see
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,7 +35,8 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._core.mvalpha import MVAlphaParts, mv_alpha_parts
-from ..data.prepare import CodedData, OnDuplicate, prepare, set_incidence
+from ..data.prepare import CodedData, prepare, set_incidence
+from ..declare import declared
 from ..errors import DegenerateDataWarning, user_stacklevel
 from ..results import ScalarResult
 from .alpha import coded_counts
@@ -173,14 +173,15 @@ def _no_pairable_result() -> MVAlphaResult:
     )
 
 
+@declared(coefficient=True)
 def mv_alpha(
     data: pd.DataFrame,
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "raise",
-    sep: str | bool | None = None,
+    unit,
+    coder,
+    value,
+    on_duplicate,
+    sep,
 ) -> MVAlphaResult:
     r"""Multi-valued alpha (mvα) of Krippendorff and Craggs (2016), nominal labels.
 
@@ -211,17 +212,6 @@ def mv_alpha(
     ----------
     data : pandas.DataFrame
         Long data, one row per (unit, coder). Not modified.
-    unit, coder, value : hashable
-        Column names; default ``"unit"``, ``"coder"``, ``"value"``.
-    on_duplicate : {"raise", "first", "last", "union"}, default "raise"
-        What to do with two rows for one (unit, coder). ``"union"`` reads data with one
-        label per row: a coder's labels for a unit merge into one set.
-    sep : str, None or False, optional
-        Split string values at ``sep`` into sets of labels (``"PER;LOC"`` with
-        ``sep=";"``; ``""`` is the empty set). By default a string is one label, and strings
-        that look like several labels raise
-        :class:`~pandas_agree.errors.AmbiguousValuesError`; ``sep=False`` reads each string
-        as one label without that check. See :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------

@@ -35,7 +35,8 @@ import pandas as pd
 
 from .._core.groups import GroupFits, group_fits
 from .._core.states import AlphaState, Precision, alpha_states
-from ..data.prepare import CodedData, OnDuplicate, check_columns, prepare
+from ..data.prepare import CodedData, check_columns, prepare
+from ..declare import declared
 from ..errors import (
     DegenerateDataWarning,
     DuplicateRatingError,
@@ -197,18 +198,19 @@ def _group_counts(
     return {"n_units": units, "n_coders": coders, "n_pairable": n_pairable}
 
 
+@declared()
 def report(
     data: pd.DataFrame,
     distance: DistanceLike | Sequence[DistanceLike] = "nominal",
     by: Hashable | Sequence[Hashable] | None = None,
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    categories: Sequence[Hashable] | None = None,
-    on_duplicate: OnDuplicate = "raise",
+    unit,
+    coder,
+    value,
+    categories,
+    on_duplicate,
     weights: Any = None,
-    sep: str | bool | None = None,
+    sep,
     ci: float | None = None,
     ci_method: str = "krippendorff",
     n_boot: int = 2000,

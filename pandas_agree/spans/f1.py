@@ -8,6 +8,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from ..declare import declared
 from ..errors import InvalidParameterError
 from ._frame import coverage_pairs, subset, validate
 
@@ -87,6 +88,7 @@ def _pair_matches(
     return np.concatenate(matched_a), np.concatenate(matched_b)
 
 
+@declared(frontends=("frame",))
 def span_f1(
     spans: pd.DataFrame,
     match: Literal["exact", "overlap"] = "exact",

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError
 from ._frame import validate
 from .f1 import ALL_LABELS, span_f1
@@ -101,6 +102,7 @@ def _report_row(
     return row
 
 
+@declared(frontends=("frame",))
 def span_report(
     spans: pd.DataFrame,
     unit: Literal["token", "char"] = "token",

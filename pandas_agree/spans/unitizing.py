@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .._core import unitizing as _u
+from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, user_stacklevel
 from ..results import ScalarResult
 from ._frame import Spans, subset, validate, which
@@ -141,6 +142,7 @@ def _continua(continuum: Any, v: Spans) -> tuple[pd.Index, np.ndarray, np.ndarra
     return docs, begin, stop
 
 
+@declared(frontends=("frame",))
 def unitizing_alpha(
     spans: pd.DataFrame,
     continuum: int | tuple[int, int] | Mapping[Hashable, Any] | None = None,

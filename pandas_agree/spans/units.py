@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..data.prepare import check_columns
+from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, ValueTypeError, user_stacklevel
 from ._frame import Spans, check_frame, coverage_pairs, offsets, subset, validate, which
 
@@ -253,6 +254,7 @@ def _coverage(
     return doc_codes.astype(np.intp), coder_index.get_indexer(p_coders).astype(np.intp), coder_index
 
 
+@declared(frontends=("frame",))
 def spans_to_units(
     spans: pd.DataFrame,
     unit: Literal["token", "char"] = "token",

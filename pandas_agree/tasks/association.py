@@ -36,7 +36,8 @@ import pandas as pd
 from .._core.agreement import paired_codes
 from .._core.kernels import SetKernel
 from ..data.categorical import check_known, rated_coders
-from ..data.prepare import CodedData, OnDuplicate, check_columns, prepare
+from ..data.prepare import CodedData, check_columns, prepare
+from ..declare import declared
 from ..errors import (
     ColumnNotFoundError,
     DegenerateDataWarning,
@@ -172,15 +173,16 @@ def _resolve_weights(data: pd.DataFrame, value: Hashable, weights: WeightSpec) -
     return _weights_from_column(data, value, weights)
 
 
+@declared(defaults={"on_duplicate": "union"})
 def dice_association(
     data: pd.DataFrame,
     coders: Sequence[Hashable] | None = None,
     weights: WeightSpec = None,
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: OnDuplicate = "union",
+    unit,
+    coder,
+    value,
+    on_duplicate,
 ) -> DiceResult:
     r"""Dice association of two annotators' item sets, pooled over units; weighted on request.
 
@@ -209,11 +211,6 @@ def dice_association(
         item -> weight, a callable item -> weight, or the name of a column of ``data`` that
         gives each row's item(s) their weight (an item must get one weight throughout).
         Weights must be positive.
-    unit, coder, value : hashable
-        Column names.
-    on_duplicate : {"union", "raise", "first", "last"}, default "union"
-        What to do with several rows for one (unit, annotator); see
-        :func:`pandas_agree.data.prepare.prepare`.
 
     Returns
     -------

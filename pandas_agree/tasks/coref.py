@@ -44,6 +44,7 @@ import pandas as pd
 
 from .._core.kernels import NominalKernel
 from ..data.prepare import check_columns
+from ..declare import declared
 from ..errors import (
     DegenerateDataWarning,
     InvalidParameterError,
@@ -81,6 +82,7 @@ _COREF = Roles(
 # Public: chains -> reliability data
 
 
+@declared(frontends=("frame",))
 def chains_to_codes(
     data: pd.DataFrame,
     *,
@@ -385,6 +387,7 @@ def _resolve_pair(data: pd.DataFrame, coders: Any, coder: Hashable) -> tuple[Has
     return key, resp
 
 
+@declared(frontends=("frame",))
 def link_table(
     data: pd.DataFrame,
     coders: tuple[Hashable, Hashable] | None = None,
@@ -505,6 +508,7 @@ def link_table(
     )
 
 
+@declared(frontends=("frame",))
 def link_table_by_document(
     data: pd.DataFrame,
     coders: tuple[Hashable, Hashable] | None = None,

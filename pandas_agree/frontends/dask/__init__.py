@@ -42,7 +42,8 @@ Differences from the pandas path:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import functools
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -50,11 +51,13 @@ import pandas as pd
 
 from ..._core.count_table import group_alphas
 from ...data.prepare import OnDuplicate
+from ...declare import Declaration
 from ...errors import InvalidParameterError
 from ...krippendorff.alpha import DistanceLike, check_distance, make_kernel
 from ...krippendorff.report import as_list, check_distances, finish_report, group_table, pooled_row
 from ...results import AlphaResult
-from ..declare import forward
+from ..accessor import DeclaredMethods
+from ..forward import forward
 
 try:
     from dask.dataframe.extensions import register_dataframe_accessor
@@ -63,7 +66,7 @@ try:
 except ImportError:  # pragma: no cover - exercised without the dask extra
     register_dataframe_accessor = None  # type: ignore[assignment]
 
-__all__ = ["DaskAgreeAccessor", "alpha", "report"]
+__all__ = ["DaskAgreeAccessor", "alpha", "collected", "report"]
 
 # ---------------------------------------------------------------------------------------------
 # Public API
@@ -263,17 +266,60 @@ def report(
     return finish_report(out, names, disagreement, pooled_fits, extra, tidy, False)
 
 
-class DaskAgreeAccessor:
+_COLLECTED_NOTE = """On dask's ``DataFrame.agree``: the frame is computed (collected into one pandas
+    frame) and the pandas function runs on it; ``alpha`` and ``report`` run on the partitions
+    instead and never collect the ratings."""
+
+
+def collected(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` on a dask frame: computed into pandas first (the signature is ``func``'s).
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pandas_agree as pa
+    >>> df = pa.datasets.krippendorff_2011()
+    >>> ddf = dd.from_pandas(df, npartitions=2)
+    >>> collected(pa.fleiss_kappa)(ddf, unequal="gwet") == pa.fleiss_kappa(df, unequal="gwet")
+    True
+    """
+
+    @functools.wraps(func)
+    def run(data: Any, *args: Any, **kwargs: Any) -> Any:
+        return func(data.compute(), *args, **kwargs)
+
+    head, _, body = (func.__doc__ or "").partition("\n")
+    run.__doc__ = f"{head}\n\n    {_COLLECTED_NOTE}\n{body}"
+    return run
+
+
+class _DaskMethods(DeclaredMethods):
+    """Methods of the dask accessor: the declared functions, collected (alpha and report not)."""
+
+    def _method(cls, found: Declaration) -> Any:
+        return forward(collected(found.func))
+
+
+class DaskAgreeAccessor(metaclass=_DaskMethods):
     """Agreement statistics on a dask DataFrame of long data: ``ddf.agree.alpha("masi")``.
 
     Registered as ``dask.dataframe.DataFrame.agree`` when this module is imported with dask
     installed. ``alpha`` and ``report`` are :func:`pandas_agree.frontends.dask.alpha` and
-    :func:`pandas_agree.frontends.dask.report` (signatures and docstrings); the frame is never
-    modified.
+    :func:`pandas_agree.frontends.dask.report`, which run on the partitions; every other
+    function declared for dask (the kappa family, diagnostics, ...) computes the frame into
+    pandas first (:func:`collected`). The frame is never modified.
     """
+
+    _frontend = "dask"
 
     def __init__(self, obj: Any) -> None:
         self._obj = obj
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(type(self), name).__get__(self, type(self))
+
+    def __dir__(self) -> list[str]:
+        return dir(type(self))
 
     alpha = forward(alpha)
     report = forward(report)

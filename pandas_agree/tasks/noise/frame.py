@@ -16,7 +16,8 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...data.prepare import CodedData, OnDuplicate, prepare
+from ...data.prepare import CodedData, prepare
+from ...declare import declared
 from ...errors import AgreementError, DegenerateDataWarning
 from ...krippendorff.report import POOLED, as_list, coded_groups, subset
 from .model import DataNoiseResult, noise_from_codes
@@ -53,16 +54,17 @@ def _fit(coded: CodedData, confidence: float, p_agree_hard: float | None) -> Dat
     return _labelled(res, coded)
 
 
+@declared()
 def agreed_subset_noise(
     data: pd.DataFrame,
     confidence: float = 0.95,
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
+    unit,
+    coder,
+    value,
     by: Hashable | Sequence[Hashable] | None = None,
     p_agree_hard: float | None = None,
-    on_duplicate: OnDuplicate = "raise",
+    on_duplicate,
 ) -> DataNoiseResult | pd.DataFrame:
     r"""Noise in the agreed subset of long nominal data (Beigman Klebanov & Beigman 2009).
 
@@ -79,14 +81,10 @@ def agreed_subset_noise(
     data : pandas.DataFrame
         Long data; values are compared as nominal categories (sets compare as wholes).
     confidence : float, default 0.95
-    unit, coder, value : hashable
-        Column names.
     by : column name or list of names, optional
         Compute per group (one row each and a pooled row); returns a DataFrame.
     p_agree_hard : float, optional
         Use this ``p`` instead of estimating it (required when nothing is disagreed).
-    on_duplicate : {"raise", "first", "last", "union"}
-        As for :func:`pandas_agree.alpha`.
 
     Returns
     -------

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ...data.prepare import check_columns
+from ...declare import declared
 from ...errors import InvalidParameterError
 from ..classes import Roles, partition_codes, show
 
@@ -58,6 +59,7 @@ _PYRAMID = Roles(
 )
 
 
+@declared(frontends=("frame",))
 def scus_to_codes(
     data: pd.DataFrame,
     *,
@@ -221,6 +223,7 @@ def scu_weights(
     return out.reset_index()
 
 
+@declared(frontends=("frame",))
 def mean_scu_weight(
     data: pd.DataFrame,
     *,

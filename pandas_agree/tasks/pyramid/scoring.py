@@ -57,6 +57,7 @@ import pandas as pd
 
 from ..._core.pyramid_scores import ideal_weight, sorted_pyramids, weight_deltas
 from ...data.prepare import check_columns
+from ...declare import declared
 from ...errors import InvalidParameterError, ValueTypeError
 
 __all__ = [
@@ -304,6 +305,7 @@ def pyramid_sizes(
     return out
 
 
+@declared(frontends=("frame",))
 def pyramid_scores(
     peers: pd.DataFrame,
     pyramid: pd.DataFrame,
@@ -500,6 +502,7 @@ def _agreement_row(x: np.ndarray, y: np.ndarray, confidence: float) -> dict[str,
     return row
 
 
+@declared(frontends=("frame",))
 def score_agreement(
     scores: pd.DataFrame,
     *,
@@ -664,6 +667,7 @@ def score_agreement(
     return out
 
 
+@declared(frontends=("frame",))
 def sentence_weight_variation(
     peers: pd.DataFrame,
     pyramid: pd.DataFrame,

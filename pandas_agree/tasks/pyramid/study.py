@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from ...data.prepare import check_columns
+from ...declare import declared
 from ...errors import InvalidParameterError, ValueTypeError
 
 __all__ = ["HSDResult", "score_anova", "tukey_hsd"]
@@ -141,6 +142,7 @@ def _fit(
     return effects, rss_full, y.size - rank_full
 
 
+@declared(frontends=("frame",))
 def score_anova(
     scores: pd.DataFrame,
     *,
@@ -319,6 +321,7 @@ def _label(col: Hashable) -> str:
     return col if isinstance(col, str) else str(col)
 
 
+@declared(frontends=("frame",))
 def tukey_hsd(
     scores: pd.DataFrame,
     factor: Hashable = "peer",
