@@ -78,11 +78,13 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "reporting": ("report",),
     "results": ("AlphaResult",),
     "spans": (
+        "UAlphaResult",
         "UnitizingAlphaResult",
         "span_f1",
         "span_kappa",
         "span_report",
         "spans_to_units",
+        "u_alpha",
         "unitizing_alpha",
     ),
     "weights": ("WEIGHT_SCHEMES", "weight_matrix"),
@@ -160,11 +162,13 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
     from .reporting import report
     from .results import AlphaResult
     from .spans import (
+        UAlphaResult,
         UnitizingAlphaResult,
         span_f1,
         span_kappa,
         span_report,
         spans_to_units,
+        u_alpha,
         unitizing_alpha,
     )
     from .weights import WEIGHT_SCHEMES, weight_matrix
@@ -189,6 +193,7 @@ __all__ = [
     "Distance",
     "MVAlphaResult",
     "MultiKappaResult",
+    "UAlphaResult",
     "UnitizingAlphaResult",
     "agreed_subset_noise",
     "alpha",
@@ -241,6 +246,7 @@ __all__ = [
     "spans_to_units",
     "summary",
     "table_to_long",
+    "u_alpha",
     "unit_disagreement",
     "unitizing_alpha",
     "values_by_units",

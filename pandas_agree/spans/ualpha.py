@@ -59,14 +59,14 @@ class UAlphaResult(ScalarResult):
         documents.
     reason : str or None
         Why ``u_alpha`` is NaN, when it is.
-    n_boot : int
-        Bootstrap replicates (documents resampled with replacement); 0 for no interval.
-    level : float
-        Level of the percentile intervals.
+    ci : float or None
+        Level of the percentile intervals (None: no interval).
+    n_boot : int or None
+        Bootstrap replicates (documents resampled with replacement); None without ``ci``.
     per_value : pandas.DataFrame
         One row per value: ``ku_alpha`` (:math:`{}_{(k)u}\alpha`), ``coverage`` (share of the
         value's length that intersects other coders' units), ``n_units``, and ``low``,
-        ``high`` with ``n_boot``; ``reason`` where ``ku_alpha`` is NaN.
+        ``high`` with ``ci``; ``reason`` where ``ku_alpha`` is NaN.
     by_document : pandas.DataFrame
         One row per document: ``n_coders``, ``length``, ``n_units``, ``u_alpha``,
         ``bar_u_alpha``, ``cu_alpha``, ``cu_coverage``, ``reason``.
@@ -74,7 +74,7 @@ class UAlphaResult(ScalarResult):
         The pooled observed coincidences :math:`l_{ck}`, the gaps as :data:`GAP`.
     replicates : pandas.DataFrame
         The bootstrap replicates, one column per row of :meth:`to_frame` (empty without
-        ``n_boot``).
+        ``ci``).
     summary : pandas.DataFrame
         The table of :meth:`to_frame`.
     """
@@ -89,8 +89,8 @@ class UAlphaResult(ScalarResult):
     n_units: int
     length: int
     reason: str | None = None
-    n_boot: int = 0
-    level: float = 0.95
+    ci: float | None = None
+    n_boot: int | None = None
     per_value: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False, compare=False)
     by_document: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False, compare=False)
     coincidences: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False, compare=False)
@@ -114,7 +114,7 @@ class UAlphaResult(ScalarResult):
 
     def __repr__(self) -> str:
         extra = f", reason={self.reason!r}" if self.reason else ""
-        boot = f", n_boot={self.n_boot}" if self.n_boot else ""
+        boot = f", ci={self.ci}, n_boot={self.n_boot}" if self.ci is not None else ""
         return (
             f"UAlphaResult(u_alpha={self.u_alpha:.4f}, bar_u_alpha={self.bar_u_alpha:.4f}, "
             f"cu_alpha={self.cu_alpha:.4f}, cu_coverage={self.cu_coverage:.4f}, "
@@ -126,7 +126,7 @@ class UAlphaResult(ScalarResult):
     def to_frame(self) -> pd.DataFrame:
         """All four coefficients: one row per measure (``u``, ``|u``, ``cu``) and value (``ku``).
 
-        Columns ``alpha``, ``coverage``, with ``n_boot`` the interval ``low``, ``high``, and
+        Columns ``alpha``, ``coverage``, with ``ci`` the interval ``low``, ``high``, and
         ``reason`` where ``alpha`` is NaN. The index is (``measure``, ``value``), the value
         :data:`~pandas_agree.spans.ALL_LABELS` for the first three.
         """
@@ -479,8 +479,8 @@ def u_alpha(
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
     on_overlap: Literal["raise", "merge"] = "raise",
-    n_boot: int = 0,
-    level: float = 0.95,
+    ci: float | None = None,
+    n_boot: int = 2000,
     rng: int | np.random.Generator | None = None,
     document: Hashable = "document",
     coder: Hashable = "coder",
@@ -572,7 +572,7 @@ def u_alpha(
 
     **Several documents** are pooled by adding their coincidences and self-pairing sums
     (documents end to end, no unit crossing a boundary); ``n_boot`` replicates resample
-    documents with replacement for percentile intervals.
+    documents with replacement for percentile intervals at level ``ci``.
 
     Parameters
     ----------
@@ -594,12 +594,13 @@ def u_alpha(
         Units of one coder must not overlap. ``"merge"`` joins overlapping units of one
         coder and label into one first; overlapping units of different labels always raise
         (a position of a coder's continuum holds one value). Touching units stay apart.
-    n_boot : int, default 0
-        Bootstrap replicates (resampling documents); 0 for no interval.
-    level : float, default 0.95
-        Level of the percentile intervals.
+    ci : float, optional
+        Confidence level (for example 0.95): adds percentile intervals (``low``, ``high``)
+        from ``n_boot`` bootstrap replicates that resample documents with replacement.
+    n_boot : int, default 2000
+        Bootstrap replicates (with ``ci``).
     rng : int, numpy.random.Generator or None
-        Seed of the bootstrap.
+        Seed or generator of the bootstrap; the same seed gives the same intervals.
     document, coder, start, end, label : hashable
         Column names.
 
@@ -649,14 +650,16 @@ def u_alpha(
     """
     if on_overlap not in ("raise", "merge"):
         raise InvalidParameterError(f"`on_overlap` must be 'raise' or 'merge', got {on_overlap!r}")
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
-        raise InvalidParameterError(f"`n_boot` must be an integer >= 0, got {n_boot!r}")
-    if (
-        isinstance(level, bool)
-        or not isinstance(level, (int, float, np.integer, np.floating))
-        or not 0 < level < 1
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
+        raise InvalidParameterError(f"`n_boot` must be an integer >= 1, got {n_boot!r}")
+    if ci is not None and (
+        isinstance(ci, bool)
+        or not isinstance(ci, (int, float, np.integer, np.floating))
+        or not 0 < ci < 1
     ):
-        raise InvalidParameterError(f"`level` must be a number in (0, 1), got {level!r}")
+        raise InvalidParameterError(f"`ci` must be None or a number in (0, 1), got {ci!r}")
+    level = 0.0 if ci is None else float(ci)
+    n_boot = 0 if ci is None else int(n_boot)
     if rng is not None and not isinstance(rng, (int, np.integer, np.random.Generator)):
         raise InvalidParameterError(
             f"`rng` must be a seed (int), a numpy Generator or None, got {rng!r}"
@@ -842,8 +845,8 @@ def u_alpha(
         n_units=int(u_start.size),
         length=int(doc_len[ok].sum()),
         reason=reason,
-        n_boot=int(n_boot),
-        level=float(level),
+        ci=None if ci is None else float(ci),
+        n_boot=n_boot or None,
         per_value=per_value,
         by_document=by_document,
         coincidences=coincidences,
