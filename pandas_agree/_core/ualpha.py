@@ -166,13 +166,16 @@ def statistics(
     pair_first = np.cumsum(per_pair) - per_pair
     offset = np.arange(n_cells, dtype=np.int64) - np.repeat(pair_first, per_pair)
     cell_t = t_first[pair_doc[cell_pair]] + offset
-    order = np.lexsort((start, pair))
-    s_key = pair[order] * scale + start[order]
-    q = np.searchsorted(s_key, cell_pair * scale + t_start[cell_t], side="right") - 1
-    qc = np.clip(q, 0, None)
-    held = (q >= 0) & (pair[order][qc] == cell_pair) & (end[order][qc] > t_start[cell_t])
-    cell_unit = np.where(held, order[qc], -1)
-    cell_val = np.where(held, value[order][qc], gap)
+    cell_unit = np.full(n_cells, -1, dtype=np.int64)
+    cell_val = np.full(n_cells, gap, dtype=np.int64)
+    if pair.size:  # the unit of the cell's coder starting last at or before the piece
+        order = np.lexsort((start, pair))
+        s_key = pair[order] * scale + start[order]
+        q = np.searchsorted(s_key, cell_pair * scale + t_start[cell_t], side="right") - 1
+        qc = np.clip(q, 0, None)
+        held = (q >= 0) & (pair[order][qc] == cell_pair) & (end[order][qc] > t_start[cell_t])
+        cell_unit = np.where(held, order[qc], -1)
+        cell_val = np.where(held, value[order][qc], gap)
     cell_ok = ok_doc[pair_doc[cell_pair]]
     cell_t, cell_unit, cell_val = cell_t[cell_ok], cell_unit[cell_ok], cell_val[cell_ok]
     n_t = t_doc.size

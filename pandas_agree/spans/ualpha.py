@@ -141,7 +141,6 @@ def _pairs(
     v: Spans,
     coders: Sequence[Hashable] | None,
     coverage: list[tuple[Any, Any]] | None,
-    from_attrs: bool,
 ) -> tuple[pd.Index, pd.Index, np.ndarray, np.ndarray]:
     """Documents, coders, and the (document, coder) pairs that unitized, sorted."""
     n_coders_spans = len(v.coders)
@@ -406,7 +405,7 @@ def _reasons(
     m: np.ndarray,
     margin: np.ndarray,
     cu_margin: np.ndarray,
-    cu_self: np.ndarray,
+    expected_k: np.ndarray,
     res: dict[str, np.ndarray],
 ) -> dict[str, list[str | None]]:
     """Why each coefficient is NaN, row by row (``None`` where it is not)."""
@@ -457,9 +456,7 @@ def _reasons(
                 ku.append(few)
             elif cu_margin[i, k] == 0:
                 ku.append("no unit of this value intersects another coder's unit")
-            elif cu_margin[i, k] * cu_margin[i].sum() == cu_self[i, k] or (
-                int((cu_margin[i] > 0).sum()) < 2
-            ):
+            elif expected_k[i, k] <= 0:
                 ku.append("the units this value intersects all have this value")
             else:
                 ku.append("no expected disagreement for this value")
@@ -543,7 +540,7 @@ def u_alpha(
     This function squares the mean, because it is the only reading under which (a)
     :math:`e^*_{cc} \ge 0` always (:math:`\sum_g (l^*_{icg})^2 \le (l^*_{c\cdot})^2`;
     the other two can give negative expected coincidences or a zero denominator, for
-    example two coders agreeing and a third marking nothing), (b) :math:`{}_{cu}\alpha` is
+    example when two coders agree and others mark nothing), (b) :math:`{}_{cu}\alpha` is
     a function of the matrix :math:`l^*` and of the units' own shares of it only, so it
     does not change when a coder who marked nothing joins, and (c) with no gaps
     :math:`{}_{cu}\alpha = {}_u\alpha` (nominal). On the worked example below the readings
@@ -667,11 +664,14 @@ def u_alpha(
     v = validate(spans, document, coder, start, end, label)
     if GAP in set(v.labels.astype(object)):
         raise InvalidParameterError(f"the label {GAP!r} names the gaps; rename that label")
-    from_attrs = False
     if coverage is None and coders is None and spans.attrs.get("coverage") is not None:
-        coverage, from_attrs = spans.attrs["coverage"], True
+        coverage = spans.attrs["coverage"]
     pairs = coverage_pairs(coverage, coders)
-    docs, coder_index, pair_doc, pair_coder = _pairs(v, coders, pairs, from_attrs)
+    docs, coder_index, pair_doc, pair_coder = _pairs(v, coders, pairs)
+    if len(docs) == 0:
+        raise InvalidParameterError(
+            "`spans` has no span (and `coverage` names no document): nothing to compare"
+        )
     if len(coder_index) < 2:
         raise InvalidParameterError(
             f"u-alpha needs at least two coders, got {len(coder_index)}: {list(coder_index)!r}"
@@ -707,12 +707,21 @@ def u_alpha(
     pooled = _evaluate(stats, delta, pooled_w, observed_docs)
 
     # Reasons, documents and warnings.
-    doc_reasons = _reasons(stats.m, stats.margin, stats.cu_margin, stats.cu_self_pairs, per_doc)
+    doc_reasons = _reasons(
+        stats.m,
+        stats.margin,
+        stats.cu_margin,
+        _expected_by_value(stats.cu_margin, delta),
+        per_doc,
+    )
     pooled_margin = pooled_w @ stats.margin
     pooled_cu = pooled_w @ stats.cu_margin
-    pooled_cu_self = pooled_w @ stats.cu_self_pairs
     reasons = _reasons(
-        np.array([int(ok.any()) * 2]), pooled_margin, pooled_cu, pooled_cu_self, pooled
+        np.array([int(ok.any()) * 2]),
+        pooled_margin,
+        pooled_cu,
+        _expected_by_value(pooled_cu, delta),
+        pooled,
     )
     if not ok.all():
         left = docs[~ok]

@@ -490,6 +490,26 @@ def test_all_gap_warns_and_gives_nan_with_reason():
     assert res.reason.startswith("the continuum holds one kind of segment")
 
 
+def test_value_no_other_coder_meets_has_a_reason():
+    # Value 3 lies in the other coders' gaps only: (k)u is undefined for it, with its reason.
+    coders = [[(1, 0, 5), (3, 10, 14)], [(1, 0, 5), (2, 6, 9)], [(1, 1, 5), (2, 6, 8)]]
+    res = pa.u_alpha(to_frame([(16, coders)]), length=16)
+    row = res.to_frame().loc[("ku", 3)]
+    assert np.isnan(row["alpha"]) and row["coverage"] == 0.0
+    assert row["reason"] == "no unit of this value intersects another coder's unit"
+    assert_family(res, brute_family([(16, coders)], [1, 2, 3], nominal), [1, 2, 3])
+
+
+def test_no_spans_raises():
+    empty = to_frame([(10, [[], []])])
+    with pytest.raises(InvalidParameterError, match="has no span"):
+        pa.u_alpha(empty, length=10, coders=["c0", "c1"])
+    # A document named by coverage, where both coders marked nothing: all gap, undefined.
+    with pytest.warns(DegenerateDataWarning, match="one kind of segment"):
+        res = pa.u_alpha(empty, length=10, coverage=[("d0", "c0"), ("d0", "c1")])
+    assert np.isnan(res.u_alpha)
+
+
 def test_document_with_one_coder_is_left_out_with_a_warning():
     frame = to_frame([(20, [ALEX, PAUL, SUSAN])])
     extra = pd.DataFrame(
