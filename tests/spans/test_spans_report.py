@@ -170,4 +170,3 @@ def test_cli_measures(tmp_path, capsys):
         np.testing.assert_allclose(got[col].to_numpy(), want[col].to_numpy(), rtol=1e-12)
     code, _, err = _run(capsys, "spans", tmp_path, "--format", "brat", "--measures", "u_alpha,x")
     assert code == 2 and "--measures must list names from" in err and "'u_alpha,x'" in err
-
