@@ -565,7 +565,8 @@ def test_lengths_from_attrs_texts():
 # Bootstrap over documents
 
 
-def test_bootstrap_replicate_is_the_resampled_corpus():
+@pytest.mark.parametrize("distance", ["nominal", "ordinal"])
+def test_bootstrap_replicate_is_the_resampled_corpus(distance):
     from pandas_agree._core.bootstrap import multiplicities
 
     docs = random_documents(31, n_docs=4, n_coders=3)
@@ -574,8 +575,9 @@ def test_bootstrap_replicate_is_the_resampled_corpus():
     coders = ["c0", "c1", "c2"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
-        res = pa.u_alpha(frame, length=lengths, coders=coders, ci=0.9, n_boot=5, rng=3)
-        again = pa.u_alpha(frame, length=lengths, coders=coders, ci=0.9, n_boot=5, rng=3)
+        kw = {"length": lengths, "coders": coders, "distance": distance}
+        res = pa.u_alpha(frame, ci=0.9, n_boot=5, rng=3, **kw)
+        again = pa.u_alpha(frame, ci=0.9, n_boot=5, rng=3, **kw)
         draws = multiplicities(4, 5, np.random.default_rng(3))
         for b in range(5):
             picked = [docs[d] for d in range(4) for _ in range(draws[b, d])]
@@ -583,10 +585,13 @@ def test_bootstrap_replicate_is_the_resampled_corpus():
                 to_frame(picked),
                 length={f"d{d}": length for d, (length, _) in enumerate(picked)},
                 coders=coders,
+                distance=distance,
             )
             got = res.replicates.iloc[b]
             assert got[("u", pa.spans.ALL_LABELS)] == pytest.approx(want.u_alpha, nan_ok=True)
             assert got[("cu", pa.spans.ALL_LABELS)] == pytest.approx(want.cu_alpha, nan_ok=True)
+            for k, x in want.per_value["ku_alpha"].items():
+                assert got[("ku", k)] == pytest.approx(x, nan_ok=True)
     pd.testing.assert_frame_equal(res.replicates, again.replicates)
     table = res.to_frame()
     assert list(table.columns) == ["alpha", "coverage", "low", "high", "reason"]
