@@ -530,21 +530,21 @@ def u_alpha(
     **The self-pairing term of** :math:`{}_{cu}\alpha`. In :math:`e^*`, as in :math:`e`,
     a unit must not be paired with itself. A unit's weight in the margins of
     :math:`l^*` is :math:`l^*_{icg}`, the mean over the other coders of the length it
-    shares with their units (eq. 36 averages over coder pairs with :math:`1/(m-1)` just as
-    eq. 32 does), so its self-pairings are :math:`(l^*_{icg})^2`, as a unit of length
-    :math:`l` has :math:`l^2` in :math:`e`. With two coders every reading of eq. 37 gives
-    this; with three or more, implementations differ: the script of
-    ``lindanna/unitized_alpha`` averages the squares over the other coders
-    (:math:`\frac{1}{m-1}\sum_{j \ne i} |c_{ig} \cap j|^2`) and quallmer's
+    shares with their units (:math:`l^*`, like :math:`l`, averages over the other coders
+    with :math:`1/(m-1)`), so its self-pairings are :math:`(l^*_{icg})^2`, as a unit of
+    length :math:`l` has :math:`l^2` in :math:`e` (where its weight is :math:`l`). With two
+    coders every reading of eqs. 36-37 gives this term; with three or more, implementations
+    differ: the script of ``lindanna/unitized_alpha`` averages the squares over the other
+    coders (:math:`\frac{1}{m-1}\sum_{j \ne i} |c_{ig} \cap j|^2`) and quallmer's
     ``reliability_alpha_u`` squares the overlap with the union of the other coders' units.
-    This function squares the mean, because it is the only reading under which (a)
-    :math:`e^*_{cc} \ge 0` always (:math:`\sum_g (l^*_{icg})^2 \le (l^*_{c\cdot})^2`;
-    the other two can give negative expected coincidences or a zero denominator, for
-    example when two coders agree and others mark nothing), (b) :math:`{}_{cu}\alpha` is
-    a function of the matrix :math:`l^*` and of the units' own shares of it only, so it
-    does not change when a coder who marked nothing joins, and (c) with no gaps
-    :math:`{}_{cu}\alpha = {}_u\alpha` (nominal). On the worked example below the readings
-    agree to three decimals (.779 here, .7789 in the script).
+    This function squares the mean, because of these three readings it is the only one
+    under which (a) :math:`e^*_{cc} \ge 0` always (:math:`\sum_g (l^*_{icg})^2 \le
+    (l^*_{c\cdot})^2`; the other two can give negative expected coincidences or a zero
+    denominator, for example when two coders agree and others mark nothing), and (b)
+    :math:`{}_{cu}\alpha` is a function of the matrix :math:`l^*` and of the units' own
+    shares of it only, so it does not change when a coder who marked nothing joins. With no
+    gaps all three give :math:`{}_{cu}\alpha = {}_u\alpha` (nominal). On the worked example
+    below the readings agree to three decimals (.779 here, .7789 in the script).
 
     **Degenerate cases.** With one value, :math:`{}_{|u}\alpha = {}_u\alpha` and
     :math:`{}_{cu}\alpha` is undefined (NaN); with no gaps, :math:`{}_{|u}\alpha` is
