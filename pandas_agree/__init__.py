@@ -55,7 +55,7 @@ _NAMES: dict[str, tuple[str, ...]] = {  # names that are not declared functions
     "krippendorff.multivalued": ("MVAlphaResult",),
     "registry": ("available_coefficients", "register_coefficient"),
     "results": ("AlphaResult",),
-    "spans": ("UnitizingAlphaResult",),
+    "spans": ("UAlphaResult", "UnitizingAlphaResult"),
     "tasks.association": ("DiceResult",),
     "tasks.pyramid.scoring": ("pyramid_sizes",),
 }

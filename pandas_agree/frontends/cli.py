@@ -717,6 +717,15 @@ columns:
   f1_exact, f1_overlap       pairwise F1 over all labels, averaged over coder pairs
   reason                     why a cell is empty
 
+  with --measures (comma-separated; default alpha_masi,alpha_nominal,alpha_u,f1_exact,
+  f1_overlap), also:
+  u_alpha, bar_u_alpha       Krippendorff's u-alpha (2016): unitizing and coding together;
+                             units against gaps
+  cu_alpha, cu_coverage      the values where coders' units intersect, and the share of
+                             the continuum that is
+  ku_alpha                   one column ku_alpha[<label>] per label
+  The u-alpha family needs each document's length: the texts of the export.
+
 units:
   --unit token needs the document texts: brat (the .txt files of a directory export) and
   CoNLL-2012 (its tokens) give them; for the other formats use --unit char (the default
@@ -725,6 +734,7 @@ units:
 examples:
   pandas-agree spans annotations/ --format brat --by document
   pandas-agree spans export.json --format labelstudio --unit char
+  pandas-agree spans annotations/ --format brat --measures u_alpha,cu_alpha,f1_exact
 """
 
 
@@ -748,6 +758,12 @@ def _add_spans_parser(sub: Any) -> None:
     )
     sp.add_argument(
         "--by", dest="span_by", choices=["document"], help="one row per document, then pooled"
+    )
+    sp.add_argument(
+        "--measures",
+        dest="span_measures",
+        metavar="NAMES",
+        help="comma-separated measures (columns); see below",
     )
     sp.add_argument(
         "--output-format",
@@ -816,6 +832,19 @@ def _read_spans(path: str, fmt: str) -> tuple[pd.DataFrame, dict[str, Any]]:
     return spans, extra
 
 
+def _span_measures(text: str | None) -> list[str] | None:
+    """The names of ``--measures``, checked against the span report's measures."""
+    if text is None:
+        return None
+    from ..spans.report import MEASURES
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in MEASURES]
+    if unknown or not names:
+        raise CLIError(f"--measures must list names from {', '.join(MEASURES)}; got {text!r}")
+    return names
+
+
 def _run_spans(args: argparse.Namespace) -> str:
     from ..spans import span_report
 
@@ -836,7 +865,12 @@ def _run_spans(args: argparse.Namespace) -> str:
         raise CLIError(f"no spans in {args.file!r}")
     coverage = spans.attrs.get("coverage")
     table = span_report(
-        spans, unit, by_document=args.span_by == "document", coverage=coverage, **extra
+        spans,
+        unit,
+        by_document=args.span_by == "document",
+        coverage=coverage,
+        measures=_span_measures(args.span_measures),
+        **extra,
     )
     table.insert(0, "unit", unit)
     return format_table(table, args.format, args.digits)
