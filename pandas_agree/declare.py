@@ -1,12 +1,12 @@
 """Declaring a public function once: its shared parameters, their documentation, its frontends.
 
-Every public function on long data (one row per unit, coder and value) takes the same column
-and preparation parameters. :func:`declared` writes them once:
+Every public function on long data (one row per unit, coder and value) or on span frames
+takes the same column and preparation parameters. :func:`declared` writes them once:
 
-* it **completes** the shared parameters the function names as bare keyword-only
-  parameters (``*, unit, coder, value, on_duplicate``: no default, no annotation) with their
-  defaults and annotations, and moves them to the end of the public signature, so that a
-  default is written once for the whole package (:data:`SHARED`);
+* it **completes** the shared parameters the function names as *bare* parameters (no
+  default, no annotation: ``*, unit, coder, value, on_duplicate``) with their defaults and
+  annotations from :data:`SHARED`, where they stand, so that a default is written once for
+  the whole package;
 * it **documents** them: each shared parameter the docstring does not document itself gets its
   entry in the numpydoc Parameters section (a function whose ``categories`` means something
   special documents it itself, and that text wins);
@@ -76,28 +76,50 @@ FRONTENDS = ("frame", "array", "dask")
 
 @dataclass(frozen=True)
 class SharedParameter:
-    """One parameter that many public functions share: default, annotation, documentation."""
+    """A parameter that many public functions share: default, annotation, documentation.
 
-    names: tuple[str, ...]
-    defaults: tuple[Any, ...]
+    ``group`` names the parameters documented together with this one (the column names of
+    long data or of a span frame); a function names all of a group or none of it.
+    """
+
+    name: str
+    default: Any
     annotation: str
     doc: str  # the numpydoc entry: "name : type" line, then the indented description
+    group: tuple[str, ...] = ()
 
 
-_KW = inspect.Parameter.KEYWORD_ONLY
+def _shared(*specs: SharedParameter) -> dict[str, SharedParameter]:
+    return {spec.name: spec for spec in specs}
 
-#: The shared parameters by the name used in ``declared(shared=...)``.
-SHARED: dict[str, SharedParameter] = {
-    "columns": SharedParameter(
-        ("unit", "coder", "value"),
-        ("unit", "coder", "value"),
-        "Hashable",
-        """unit, coder, value : hashable, default "unit", "coder", "value"
-    Column names of the long data: one row per (unit, coder, value).""",
+
+_COLUMNS = ("unit", "coder", "value")
+_SPAN_COLUMNS = ("document", "coder", "start", "end", "label")
+_COLUMNS_DOC = """unit, coder, value : hashable, default "unit", "coder", "value"
+    Column names of the long data: one row per (unit, coder, value)."""
+_SPAN_COLUMNS_DOC = """document, coder, start, end, label : hashable
+    Column names of the span frame (defaults: the names themselves): one row per span with
+    its character offsets (``end`` exclusive), as the readers of :mod:`pandas_agree.io`
+    return."""
+_WEIGHTS_DOC = """weights : str, callable or matrix, optional
+    Agreement weights (Gwet 2014, chapter 3): a scheme of
+    :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES` (``"linear"``, ``"quadratic"``,
+    ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``,
+    ``"identity"``), a callable ``w(a, b)`` or a ``q x q`` matrix; see
+    :mod:`pandas_agree.kappa.weights`. Order-based schemes need ordered categories."""
+
+#: The shared parameters by name. A function names one as a *bare* parameter (no default,
+#: no annotation); :func:`declared` completes it from here.
+SHARED: dict[str, SharedParameter] = _shared(
+    *(SharedParameter(n, n, "Hashable", _COLUMNS_DOC, _COLUMNS) for n in _COLUMNS[::2]),
+    SharedParameter("coder", "coder", "Hashable", "", ()),  # documented by its group
+    *(
+        SharedParameter(n, n, "Hashable", _SPAN_COLUMNS_DOC, _SPAN_COLUMNS)
+        for n in ("document", "start", "end", "label")
     ),
-    "categories": SharedParameter(
-        ("categories",),
-        (None,),
+    SharedParameter(
+        "categories",
+        None,
         "Sequence[Hashable] | None",
         """categories : sequence, optional
     Every category, in rank order where an order matters. Default: an ordered categorical's
@@ -105,17 +127,17 @@ SHARED: dict[str, SharedParameter] = {
     a computation that needs one raises unless ``categories`` gives it. A value outside
     ``categories`` raises.""",
     ),
-    "on_duplicate": SharedParameter(
-        ("on_duplicate",),
-        ("raise",),
+    SharedParameter(
+        "on_duplicate",
+        "raise",
         'Literal["raise", "first", "last", "union"]',
         """on_duplicate : {"raise", "first", "last", "union"}, default "raise"
     Two ratings of one unit by one coder: an error, the first or last row, or the union of
     their values as one set (see :func:`pandas_agree.data.prepare.prepare`).""",
     ),
-    "sep": SharedParameter(
-        ("sep",),
-        (None,),
+    SharedParameter(
+        "sep",
+        None,
         "str | bool | None",
         """sep : str, None or False, optional
     Split string values at ``sep`` into sets of labels (``"PER;LOC"`` with ``sep=";"``).
@@ -124,8 +146,16 @@ SHARED: dict[str, SharedParameter] = {
     ``sep=False`` reads each string as one label. See
     :func:`pandas_agree.data.prepare.prepare`.""",
     ),
-}
-_ORDER = ("columns", "categories", "on_duplicate", "sep")
+    SharedParameter("weights", None, "WeightsLike", _WEIGHTS_DOC),
+    SharedParameter(
+        "coders",
+        None,
+        "Sequence[Hashable] | None",
+        """coders : sequence, optional
+    Use only these coders' ratings (default: every coder).""",
+    ),
+)
+_GROUPS = (_COLUMNS, _SPAN_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -144,7 +174,7 @@ class Declaration:
     @property
     def columns(self) -> bool:
         """Whether the function reads ``unit``/``coder``/``value`` columns (arrays map to them)."""
-        return "columns" in self.shared
+        return set(_COLUMNS) <= set(self.shared)
 
 
 _DECLARED: dict[str, Declaration] = {}
@@ -171,11 +201,16 @@ def _insert_docs(doc: str | None, shared: Iterable[str]) -> str | None:
     for line in lines[start + 2 : end]:
         if line.startswith(indent) and not line.startswith(indent + " ") and " : " in line:
             documented.update(n.strip() for n in line.split(" : ")[0].split(","))
-    entries = []
-    for key in shared:
-        spec = SHARED[key]
-        if documented.isdisjoint(spec.names):
-            entries += [indent + row if row else row for row in spec.doc.split("\n")]
+    entries, seen = [], set()
+    for name in shared:
+        spec = SHARED[name]
+        text = spec.doc or next(
+            (SHARED[g[0]].doc for g in _GROUPS if name in g and set(g) <= set(shared)), ""
+        )
+        if name in documented or not text or text in seen:
+            continue
+        seen.add(text)
+        entries += [indent + row if row else row for row in text.split("\n")]
     if not entries:
         return doc
     at = end
@@ -230,41 +265,44 @@ def declared(
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         sig = inspect.signature(func)
-        bare = {
+        shared = tuple(
             p.name
             for p in sig.parameters.values()
-            if p.kind is _KW and p.default is p.empty and p.annotation is p.empty
-        }
-        shared = tuple(k for k in _ORDER if bare & set(SHARED[k].names))
-        wanted = [n for k in shared for n in SHARED[k].names]
-        missing = [n for n in wanted if n not in bare]
-        if missing:
-            raise TypeError(f"{func.__qualname__} must name {wanted} together; missing {missing}")
-        if "array" in frontends and "columns" not in shared:
+            if p.name in SHARED
+            and p.default is p.empty
+            and p.annotation is p.empty
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        )
+        named = set(shared)
+        for group in _GROUPS:
+            inside = named & set(group) - {"coder"}
+            if inside and not set(group) <= named:
+                raise TypeError(
+                    f"{func.__qualname__} must name {list(group)} together; missing "
+                    f"{[n for n in group if n not in named]}"
+                )
+        if "array" in frontends and not set(_COLUMNS) <= named:
             raise ValueError(f"{func.__qualname__}: frontend 'array' needs unit, coder, value")
-        own = [p for p in sig.parameters.values() if p.name not in wanted]
         changed = dict(defaults or {})
-        unknown = [n for n in changed if n not in wanted]
+        unknown = [n for n in changed if n not in named]
         if unknown:
             raise TypeError(f"{func.__qualname__}: `defaults` names no shared parameter {unknown}")
-        added = [
-            inspect.Parameter(n, _KW, default=changed.get(n, d), annotation=SHARED[k].annotation)
-            for k in shared
-            for n, d in zip(SHARED[k].names, SHARED[k].defaults)
+        params = [
+            p.replace(default=changed.get(p.name, SHARED[p.name].default),
+                      annotation=SHARED[p.name].annotation)
+            if p.name in named
+            else p
+            for p in sig.parameters.values()
         ]
-        filled = {p.name: p.default for p in added}
-        if own and own[-1].kind is inspect.Parameter.VAR_KEYWORD:
-            own, rest = own[:-1], own[-1:]
-        else:
-            rest = []
+        public_sig = sig.replace(parameters=params)
 
         @functools.wraps(func)
         def public(*args: Any, **kwargs: Any) -> Any:
-            for name, default in filled.items():
-                kwargs.setdefault(name, default)
-            return func(*args, **kwargs)
+            bound = public_sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return func(*bound.args, **bound.kwargs)
 
-        public.__signature__ = sig.replace(parameters=[*own, *added, *rest])  # type: ignore[attr-defined]
+        public.__signature__ = public_sig  # type: ignore[attr-defined]
         public.__doc__ = _insert_docs(func.__doc__, shared)
         if not register:
             return public

@@ -53,8 +53,6 @@ Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th edition. Advanced A
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-
 import numpy as np
 import pandas as pd
 
@@ -74,7 +72,7 @@ _ALL = "every rating is in this category"
 def category_agreement(
     data: pd.DataFrame,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -96,8 +94,6 @@ def category_agreement(
     ----------
     data : pandas.DataFrame
         Long data, one row per rating. Not modified.
-    coders : sequence, optional
-        Use only these coders' ratings.
     categories : sequence, optional
         Every category, in the order of the rows (unused ones get a row with NaN and a
         reason). Default: a categorical column's categories, else the values, sorted.

@@ -357,9 +357,9 @@ def _multi_rater_coded(
 @declared(coefficient=True)
 def percent_agreement(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -386,14 +386,6 @@ def percent_agreement(
     ----------
     data : pandas.DataFrame
         Long data, one row per rating. Not modified.
-    weights : str, callable or matrix, optional
-        Agreement weights (Gwet 2014, chapter 3): a scheme of
-        :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES` (``"linear"``, ``"quadratic"``,
-        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``,
-        ``"identity"``), a callable ``w(a, b)`` or a ``q x q`` matrix; see
-        :mod:`pandas_agree.kappa.weights`. Order-based schemes need ordered categories.
-    coders : sequence, optional
-        Use only these coders' ratings.
     categories : sequence, optional
         Every category in rank order (for weights).
 
@@ -425,9 +417,9 @@ def percent_agreement(
 @declared(coefficient=True, two_coders=True)
 def cohen_kappa(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     missing: Literal["complete", "gwet"] = "complete",
     unit,
@@ -537,9 +529,9 @@ def cohen_kappa(
 @declared(coefficient=True, two_coders=True)
 def scott_pi(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -570,12 +562,6 @@ def scott_pi(
     ----------
     data : pandas.DataFrame
         Long data. Not modified.
-    weights : str, callable or matrix, optional
-        Agreement weights (Gwet 2014, chapter 3): a scheme of
-        :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES` (``"linear"``, ``"quadratic"``,
-        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``,
-        ``"identity"``), a callable ``w(a, b)`` or a ``q x q`` matrix; see
-        :mod:`pandas_agree.kappa.weights`. Order-based schemes need ordered categories.
     coders : pair of labels, optional
         The two coders; required when the data hold more than two.
     categories : sequence, optional
@@ -608,9 +594,9 @@ def scott_pi(
 @declared(coefficient=True, report_defaults={"unequal": "gwet"})
 def fleiss_kappa(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unequal: Literal["raise", "gwet"] = "raise",
     unit,
@@ -641,14 +627,6 @@ def fleiss_kappa(
     ----------
     data : pandas.DataFrame
         Long data. Not modified.
-    weights : str, callable or matrix, optional
-        Agreement weights (Gwet 2014, chapter 3): a scheme of
-        :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES` (``"linear"``, ``"quadratic"``,
-        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``,
-        ``"identity"``), a callable ``w(a, b)`` or a ``q x q`` matrix; see
-        :mod:`pandas_agree.kappa.weights`. Order-based schemes need ordered categories.
-    coders : sequence, optional
-        Use only these coders' ratings.
     categories : sequence, optional
         The category domain in rank order (does not change unweighted Fleiss' kappa).
     unequal : {"raise", "gwet"}, default "raise"
@@ -695,9 +673,9 @@ def fleiss_kappa(
 @declared(coefficient=True)
 def bennett_s(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -720,14 +698,6 @@ def bennett_s(
     ----------
     data : pandas.DataFrame
         Long data. Not modified.
-    weights : str, callable or matrix, optional
-        Agreement weights (Gwet 2014, chapter 3): a scheme of
-        :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES` (``"linear"``, ``"quadratic"``,
-        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``,
-        ``"identity"``), a callable ``w(a, b)`` or a ``q x q`` matrix; see
-        :mod:`pandas_agree.kappa.weights`. Order-based schemes need ordered categories.
-    coders : sequence, optional
-        Use only these coders' ratings.
     categories : sequence, optional
         Every possible category.
 
@@ -757,9 +727,9 @@ def bennett_s(
 @declared(coefficient=True)
 def gwet_ac1(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -785,8 +755,6 @@ def gwet_ac1(
     weights : str, callable or matrix, optional
         Agreement weights as in :func:`cohen_kappa` (positions in ``categories`` order);
         with weights the result is AC2 (``method="gwet_ac2"``).
-    coders : sequence, optional
-        Use only these coders' ratings.
     categories : sequence, optional
         Every possible category, in rank order (``q`` counts unused ones too).
 

@@ -76,7 +76,7 @@ def _table(
 def bangdiwala_b(
     data: pd.DataFrame,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -151,7 +151,7 @@ def bangdiwala_b(
 def max_percent_agreement(
     data: pd.DataFrame,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -216,7 +216,7 @@ def max_percent_agreement(
 def kappa_max(
     data: pd.DataFrame,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,

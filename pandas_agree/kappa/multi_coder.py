@@ -173,9 +173,9 @@ def _no_pairs(func: str) -> NoPairableUnitsError:
 @declared(coefficient=True)
 def conger_kappa(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -277,9 +277,9 @@ def conger_kappa(
 @declared(coefficient=True)
 def light_kappa(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,
@@ -372,9 +372,9 @@ def light_kappa(
 @declared(coefficient=True)
 def hubert_kappa(
     data: pd.DataFrame,
-    weights: WeightsLike = None,
+    weights,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     categories,
     unit,
     coder,

@@ -176,7 +176,7 @@ def _resolve_weights(data: pd.DataFrame, value: Hashable, weights: WeightSpec) -
 @declared(defaults={"on_duplicate": "union"})
 def dice_association(
     data: pd.DataFrame,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     weights: WeightSpec = None,
     *,
     unit,
