@@ -216,7 +216,8 @@ def _insert_docs(doc: str | None, shared: Iterable[str]) -> str | None:
     at = end
     while at > start + 2 and not lines[at - 1].strip():
         at -= 1
-    return "\n".join(lines[:at] + entries + lines[at:])
+    after = lines[at:] if at < len(lines) and not lines[at].strip() else ["", *lines[at:]]
+    return "\n".join(lines[:at] + entries + after)
 
 
 def declared(

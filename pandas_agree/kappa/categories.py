@@ -70,14 +70,7 @@ _ALL = "every rating is in this category"
 
 @declared()
 def category_agreement(
-    data: pd.DataFrame,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, *, coders, categories, unit, coder, value, on_duplicate
 ) -> pd.DataFrame:
     r"""One row per category: specific agreement, category kappa and alpha for the category.
 

@@ -356,15 +356,7 @@ def _multi_rater_coded(
 
 @declared(coefficient=True)
 def percent_agreement(
-    data: pd.DataFrame,
-    weights,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, weights, *, coders, categories, unit, coder, value, on_duplicate
 ) -> CoefficientResult:
     r"""Raw agreement: the share of agreeing pairs of ratings in a unit, averaged over units.
 
@@ -528,15 +520,7 @@ def cohen_kappa(
 
 @declared(coefficient=True, two_coders=True)
 def scott_pi(
-    data: pd.DataFrame,
-    weights,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, weights, *, coders, categories, unit, coder, value, on_duplicate
 ) -> CoefficientResult:
     r"""Scott's pi between two coders: kappa with chance from the pooled marginals.
 
@@ -672,15 +656,7 @@ def fleiss_kappa(
 
 @declared(coefficient=True)
 def bennett_s(
-    data: pd.DataFrame,
-    weights,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, weights, *, coders, categories, unit, coder, value, on_duplicate
 ) -> CoefficientResult:
     r"""Bennett, Alpert and Goldstein's S: chance agreement ``1/q`` for ``q`` categories.
 
@@ -726,15 +702,7 @@ def bennett_s(
 
 @declared(coefficient=True)
 def gwet_ac1(
-    data: pd.DataFrame,
-    weights,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, weights, *, coders, categories, unit, coder, value, on_duplicate
 ) -> CoefficientResult:
     r"""Gwet's AC1 (unweighted) and AC2 (weighted), any number of coders, missing allowed.
 

@@ -74,14 +74,7 @@ def _table(
 
 @declared(coefficient=True, two_coders=True)
 def bangdiwala_b(
-    data: pd.DataFrame,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, *, coders, categories, unit, coder, value, on_duplicate
 ) -> CoefficientResult:
     r"""Bangdiwala's (1985) B: how much of the agreement chart's rectangles agreement fills.
 
@@ -104,6 +97,7 @@ def bangdiwala_b(
         The two coders; required when the data hold more than two.
     categories : sequence, optional
         Every category (unused ones add an empty row and column).
+
     Returns
     -------
     CoefficientResult
@@ -149,14 +143,7 @@ def bangdiwala_b(
 
 @declared(coefficient=True, two_coders=True)
 def max_percent_agreement(
-    data: pd.DataFrame,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, *, coders, categories, unit, coder, value, on_duplicate
 ) -> CoefficientResult:
     r"""The largest share of agreed units the two coders' margins allow.
 
@@ -178,6 +165,7 @@ def max_percent_agreement(
         The two coders; required when the data hold more than two.
     categories : sequence, optional
         Every category (unused ones add an empty row and column).
+
     Returns
     -------
     CoefficientResult
@@ -214,14 +202,7 @@ def max_percent_agreement(
 
 @declared(coefficient=True, two_coders=True)
 def kappa_max(
-    data: pd.DataFrame,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, *, coders, categories, unit, coder, value, on_duplicate
 ) -> CoefficientResult:
     r"""The largest Cohen's kappa the two coders' margins allow (Cohen 1960).
 
@@ -247,6 +228,7 @@ def kappa_max(
         The two coders; required when the data hold more than two.
     categories : sequence, optional
         Every category (unused ones add an empty row and column).
+
     Returns
     -------
     CoefficientResult

@@ -172,15 +172,7 @@ def _no_pairs(func: str) -> NoPairableUnitsError:
 
 @declared(coefficient=True)
 def conger_kappa(
-    data: pd.DataFrame,
-    weights,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, weights, *, coders, categories, unit, coder, value, on_duplicate
 ) -> MultiKappaResult:
     r"""Conger's (1980) kappa: Cohen's kappa for any number of coders, missing ratings allowed.
 
@@ -276,15 +268,7 @@ def conger_kappa(
 
 @declared(coefficient=True)
 def light_kappa(
-    data: pd.DataFrame,
-    weights,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, weights, *, coders, categories, unit, coder, value, on_duplicate
 ) -> MultiKappaResult:
     r"""Light's (1971) kappa: the mean of the Cohen kappas of every pair of coders.
 
@@ -371,15 +355,7 @@ def light_kappa(
 
 @declared(coefficient=True)
 def hubert_kappa(
-    data: pd.DataFrame,
-    weights,
-    *,
-    coders,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, weights, *, coders, categories, unit, coder, value, on_duplicate
 ) -> MultiKappaResult:
     r"""Hubert's (1977) kappa, also Davies and Fleiss' (1982): pairwise-averaged agreements.
 

@@ -348,15 +348,7 @@ def alpha(
 
 @declared()
 def coincidences(
-    data: pd.DataFrame,
-    *,
-    unit,
-    coder,
-    value,
-    categories,
-    on_duplicate,
-    sparse: bool = False,
-    sep,
+    data: pd.DataFrame, *, unit, coder, value, categories, on_duplicate, sparse: bool = False, sep
 ) -> pd.DataFrame | sp.csr_matrix:
     """Krippendorff's coincidence matrix ``o_ck``: values x values, over pairable units.
 
@@ -403,13 +395,7 @@ def coincidences(
 
 @declared()
 def matrix(
-    data: pd.DataFrame,
-    *,
-    unit,
-    coder,
-    value,
-    on_duplicate,
-    sep,
+    data: pd.DataFrame, *, unit, coder, value, on_duplicate, sep
 ) -> pd.DataFrame:
     """The reliability matrix: coders x units, NaN where a coder left a unit uncoded.
 
@@ -440,13 +426,7 @@ def matrix(
 
 @declared()
 def values_by_units(
-    data: pd.DataFrame,
-    *,
-    unit,
-    coder,
-    value,
-    on_duplicate,
-    sep,
+    data: pd.DataFrame, *, unit, coder, value, on_duplicate, sep
 ) -> pd.DataFrame:
     """Values x units counts: how many coders gave each value to each unit.
 

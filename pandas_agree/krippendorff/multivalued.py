@@ -175,13 +175,7 @@ def _no_pairable_result() -> MVAlphaResult:
 
 @declared(coefficient=True)
 def mv_alpha(
-    data: pd.DataFrame,
-    *,
-    unit,
-    coder,
-    value,
-    on_duplicate,
-    sep,
+    data: pd.DataFrame, *, unit, coder, value, on_duplicate, sep
 ) -> MVAlphaResult:
     r"""Multi-valued alpha (mvα) of Krippendorff and Craggs (2016), nominal labels.
 

@@ -175,14 +175,7 @@ def _resolve_weights(data: pd.DataFrame, value: Hashable, weights: WeightSpec) -
 
 @declared(defaults={"on_duplicate": "union"})
 def dice_association(
-    data: pd.DataFrame,
-    coders,
-    weights: WeightSpec = None,
-    *,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    data: pd.DataFrame, coders, weights: WeightSpec = None, *, unit, coder, value, on_duplicate
 ) -> DiceResult:
     r"""Dice association of two annotators' item sets, pooled over units; weighted on request.
 
