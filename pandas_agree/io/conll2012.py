@@ -3,9 +3,14 @@
 Format (CoNLL-2012 shared task, Pradhan et al. 2012; OntoNotes ``*_conll`` files): each
 document part starts with ``#begin document (<name>); part <nnn>`` and ends with
 ``#end document``; sentences are separated by a blank line; each token line has
-whitespace-separated columns, the 3rd the word number in the sentence, the 4th the word and
-the last the coreference column: ``-`` for none, else ``|``-separated ``(n`` (a mention of
-chain ``n`` starts here), ``n)`` (ends here) or ``(n)`` (a one-token mention).
+whitespace-separated columns: 1 document id, 2 part number, 3 word number in the sentence,
+4 the word, 5 part of speech, 6 parse bit, 7 predicate lemma, 8 predicate frameset id,
+9 word sense, 10 speaker, 11 named entities, then one predicate-argument column for each
+predicate of the sentence, and last the coreference column. The number of columns therefore
+varies from sentence to sentence (11 + number of predicates + 1), and is the same on every
+line of one sentence. The coreference column holds ``-`` for none, else ``|``-separated
+``(n`` (a mention of chain ``n`` starts here), ``n)`` (ends here) or ``(n)`` (a one-token
+mention).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ def _parse(
     lines = read_text(path).split("\n")
     documents: set[str] = set()
     document: str | None = None
-    n_columns = 0
+    n_columns = columns_line = 0
     index = sentence = position = 0
     words: list[str] = []
     open_mentions: dict[int, list[tuple[int, int]]] = {}
@@ -91,6 +96,7 @@ def _parse(
             if position:
                 sentence += 1
                 position = 0
+            n_columns = 0  # the next sentence may have another number of predicates
             continue
         if line.startswith("#"):
             continue
@@ -110,11 +116,14 @@ def _parse(
             )
         if n_columns and len(fields) != n_columns:
             raise ReaderError(
-                f"{len(fields)} columns where the document's first token line has {n_columns}",
+                f"{len(fields)} columns where the sentence's first token line (line "
+                f"{columns_line}) has {n_columns}; every line of a sentence has the same "
+                "columns (one predicate-argument column per predicate of the sentence)",
                 path,
                 number,
             )
-        n_columns = len(fields)
+        if not n_columns:
+            n_columns, columns_line = len(fields), number
         if fields[2].isdigit() and int(fields[2]) != position:
             raise ReaderError(
                 f"word number {fields[2]} where {position} was expected (a missing blank line "
@@ -205,6 +214,10 @@ def read_conll2012(
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Read CoNLL-2012 coreference files (one per annotator) into a mention frame.
 
+    The coreference column is the last column of each line and the word the 4th, whatever
+    the number of columns: OntoNotes files have one predicate-argument column per predicate
+    of a sentence, so sentences differ in width (all lines of one sentence have the same).
+
     Parameters
     ----------
     source : path, directory or list of paths
@@ -249,7 +262,8 @@ def read_conll2012(
     ReaderError
         A malformed file (with the file and line number): a bad coreference entry, a
         mention closed but never opened or never closed, a token line outside a document,
-        a wrong word number or column count, a missing ``#end document``.
+        a wrong word number, a token line whose number of columns differs from the first
+        line of its sentence, a missing ``#end document``.
     InvalidParameterError
         A missing path or a bad rule.
 
