@@ -18,6 +18,7 @@ otherwise ``{"choices": [...]}``; for a taxonomy ``[{"taxonomy": [[...], ...]}]`
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +32,7 @@ __all__ = ["read_label_studio"]
 
 _KINDS = ("spans", "choices", "taxonomy")
 _EXPORTS = ("json", "json_min")
+_DUPLICATES = ("raise", "first", "last")
 _SORT = ("document", "coder", "start", "end", "label", "annotation", "region")
 
 
@@ -87,9 +89,36 @@ def _offset(value: Any, key: str, where: str, path: Path) -> int:
     return int(v)
 
 
-def _iter_json(tasks: list[Any], path: Path, record_type: str):
-    """(task id, coder, annotation id, result id, from_name, value, where) per result."""
-    for i, task in enumerate(tasks):
+@dataclass
+class _Annotation:
+    """One annotator's annotation of one task: a JSON annotation or a JSON_MIN record."""
+
+    document: Any
+    coder: Any
+    ident: Any  # the annotation id
+    where: str  # its JSON path in the file
+    path: Path
+    items: Any  # JSON: [(JSON path, result object)]; JSON_MIN: the record
+
+
+def _file_annotations(path: Path, export: str | None) -> tuple[str, list[_Annotation]]:
+    """The export kind of ``path`` and its annotations in file order (cancelled ones left out)."""
+    records = _load(path)
+    kinds = {_export_of(r, f"[{i}]", path) for i, r in enumerate(records)}
+    if len(kinds) > 1:
+        raise ReaderError("mixes JSON tasks and JSON_MIN records", path)
+    kind = kinds.pop() if kinds else (export or "json")
+    if export is not None and kind != export:
+        raise ReaderError(f"`export` is {export!r} but the file is a {kind} export", path)
+    out: list[_Annotation] = []
+    if kind == "json_min":
+        for i, rec in enumerate(records):
+            where = f"[{i}]"
+            doc = _need(rec, "id", where, path)
+            coder = _coder_of(_need(rec, "annotator", where, path))
+            out.append(_Annotation(doc, coder, rec.get("annotation_id"), where, path, rec))
+        return kind, out
+    for i, task in enumerate(records):
         where_task = f"[{i}]"
         doc = _need(task, "id", where_task, path)
         anns = task.get("annotations", task.get("completions"))
@@ -105,20 +134,43 @@ def _iter_json(tasks: list[Any], path: Path, record_type: str):
             results = ann.get("result", [])
             if not isinstance(results, list):
                 raise ReaderError(f"{where_ann}.result must be a list, got {results!r:.60}", path)
-            yield doc, coder, ann.get("id"), None, None, None, where_ann  # the annotation itself
+            items = []
             for k, res in enumerate(results):
                 where = f"{where_ann}.result[{k}]"
                 if not isinstance(res, dict):
                     raise ReaderError(f"{where} must be an object, got {res!r:.60}", path)
-                if res.get("type") != record_type:
-                    continue
-                name = res.get("from_name")
-                value = _need(res, "value", where, path)
-                yield doc, coder, ann.get("id"), res.get("id"), name, value, where + ".value"
+                items.append((where, res))
+            out.append(_Annotation(doc, coder, ann.get("id"), where_ann, path, items))
+    return kind, out
+
+
+def _read_annotations(
+    files: list[Path], export: str | None, on_duplicate: str
+) -> list[tuple[str, _Annotation]]:
+    """(export kind, annotation) of every file, one per (task, coder) by ``on_duplicate``."""
+    found: list[tuple[str, _Annotation]] = []
+    for path in files:
+        kind, anns = _file_annotations(path, export)
+        found += [(kind, ann) for ann in anns]
+    keep: dict[tuple[Any, Any], int] = {}
+    for index, (_, ann) in enumerate(found):
+        key = (ann.document, ann.coder)
+        if key in keep and on_duplicate == "raise":
+            first = found[keep[key]][1]
+            elsewhere = "" if first.path == ann.path else f" of {str(first.path)!r}"
+            raise ReaderError(
+                f"{ann.where}: task {ann.document!r} has a second annotation by coder "
+                f"{ann.coder!r} (the first is {first.where}{elsewhere}); pass "
+                "on_duplicate='first' or 'last' to keep one of them",
+                ann.path,
+            )
+        if key not in keep or on_duplicate == "last":
+            keep[key] = index
+    return [found[i] for i in sorted(keep.values())]
 
 
 def _span_rows(
-    files: list[Path], export: str | None, from_name: str | None
+    files: list[Path], export: str | None, from_name: str | None, on_duplicate: str
 ) -> tuple[dict[str, list[Any]], set[Any]]:
     rows: dict[str, list[Any]] = {
         name: []
@@ -137,7 +189,8 @@ def _span_rows(
     coverage: set[Any] = set()
     names_seen: set[Any] = set()
 
-    def add(doc, coder, ann_id, region, name, value, where, path):
+    def add(ann: _Annotation, region, name, value, where):
+        path = ann.path
         start = _offset(value, "start", where, path)
         end = _offset(value, "end", where, path)
         if start > end:
@@ -146,63 +199,43 @@ def _span_rows(
         if not isinstance(labels, list):
             raise ReaderError(f"{where}.labels must be a list, got {labels!r:.60}", path)
         for label in labels or [None]:
-            rows["document"].append(doc)
-            rows["coder"].append(coder)
+            rows["document"].append(ann.document)
+            rows["coder"].append(ann.coder)
             rows["start"].append(start)
             rows["end"].append(end)
             rows["label"].append(label)
             rows["text"].append(value.get("text"))
             rows["from_name"].append(name)
-            rows["annotation"].append(ann_id)
+            rows["annotation"].append(ann.ident)
             rows["region"].append(region)
 
-    for path in files:
-        records = _load(path)
-        kinds = {_export_of(r, f"[{i}]", path) for i, r in enumerate(records)}
-        if len(kinds) > 1:
-            raise ReaderError("mixes JSON tasks and JSON_MIN records", path)
-        kind = kinds.pop() if kinds else (export or "json")
-        if export is not None and kind != export:
-            raise ReaderError(f"`export` is {export!r} but the file is a {kind} export", path)
+    for kind, ann in _read_annotations(files, export, on_duplicate):
+        coverage.add((ann.document, ann.coder))
         if kind == "json":
-            for doc, coder, ann_id, region, name, value, where in _iter_json(
-                records, path, "labels"
-            ):
-                if value is None:
-                    coverage.add((doc, coder))
+            for where, res in ann.items:
+                if res.get("type") != "labels":
                     continue
+                name = res.get("from_name")
+                value = _need(res, "value", where, ann.path)
                 names_seen.add(name)
                 if from_name is None or name == from_name:
-                    add(doc, coder, ann_id, region, name, value, where, path)
+                    add(ann, res.get("id"), name, value, where + ".value")
             continue
-        for i, rec in enumerate(records):
-            doc = _need(rec, "id", f"[{i}]", path)
-            coder = _coder_of(_need(rec, "annotator", f"[{i}]", path))
-            coverage.add((doc, coder))
-            for key, val in rec.items():
-                if not (
-                    isinstance(val, list)
-                    and val
-                    and all(
-                        isinstance(v, dict) and "start" in v and "end" in v and "labels" in v
-                        for v in val
-                    )
-                ):
-                    continue
-                names_seen.add(key)
-                if from_name is not None and key != from_name:
-                    continue
-                for k, v in enumerate(val):
-                    add(
-                        doc,
-                        coder,
-                        rec.get("annotation_id"),
-                        None,
-                        key,
-                        v,
-                        f"[{i}].{key}[{k}]",
-                        path,
-                    )
+        for key, val in ann.items.items():
+            if not (
+                isinstance(val, list)
+                and val
+                and all(
+                    isinstance(v, dict) and "start" in v and "end" in v and "labels" in v
+                    for v in val
+                )
+            ):
+                continue
+            names_seen.add(key)
+            if from_name is not None and key != from_name:
+                continue
+            for k, v in enumerate(val):
+                add(ann, None, key, v, f"{ann.where}.{key}[{k}]")
     if from_name is not None and from_name not in names_seen:
         raise InvalidParameterError(
             f"`from_name` {from_name!r} names no span (labels) control of the export; its "
@@ -243,11 +276,12 @@ def _unit_rows(
     from_name: str | None,
     multiple: bool,
     sep: str,
+    on_duplicate: str,
 ) -> dict[str, list[Any]]:
     rows: dict[str, list[Any]] = {name: [] for name in ("unit", "coder", "value", "annotation")}
     names_seen: set[Any] = set()
 
-    def add(doc, coder, ann_id, values, where, path):
+    def add(ann: _Annotation, values, where):
         if multiple:
             value: Any = frozenset(values)
         else:
@@ -255,72 +289,62 @@ def _unit_rows(
                 raise ReaderError(
                     f"{where}: {len(values)} choices {values!r:.80} but `multiple` is False; "
                     "pass multiple=True when the control allows several choices",
-                    path,
+                    ann.path,
                 )
             value = values[0]
-        rows["unit"].append(doc)
-        rows["coder"].append(coder)
+        rows["unit"].append(ann.document)
+        rows["coder"].append(ann.coder)
         rows["value"].append(value)
-        rows["annotation"].append(ann_id)
+        rows["annotation"].append(ann.ident)
 
-    for path in files:
-        records = _load(path)
-        kinds = {_export_of(r, f"[{i}]", path) for i, r in enumerate(records)}
-        if len(kinds) > 1:
-            raise ReaderError("mixes JSON tasks and JSON_MIN records", path)
-        file_kind = kinds.pop() if kinds else (export or "json")
-        if export is not None and file_kind != export:
-            raise ReaderError(f"`export` is {export!r} but the file is a {file_kind} export", path)
+    for file_kind, ann in _read_annotations(files, export, on_duplicate):
+        path = ann.path
         if file_kind == "json":
-            seen: dict[tuple[Any, Any], str] = {}
-            for doc, coder, ann_id, _, name, value, where in _iter_json(records, path, kind):
-                if value is None:
+            seen: dict[Any, str] = {}
+            for where, res in ann.items:
+                if res.get("type") != kind:
                     continue
+                name = res.get("from_name")
+                value = _need(res, "value", where, path)
+                where = where + ".value"
                 names_seen.add(name)
                 if from_name is not None and name != from_name:
                     continue
-                key = (where.rsplit(".result", 1)[0], name)
-                if key in seen:
+                if name in seen:
                     raise ReaderError(
                         f"{where}: a second {kind} result of {name!r} in one annotation (first "
-                        f"at {seen[key]}); per-region controls are not unit-level",
+                        f"at {seen[name]}); per-region controls are not unit-level",
                         path,
                     )
-                seen[key] = where
-                add(doc, coder, ann_id, _choice_values(value, kind, sep, where, path), where, path)
+                seen[name] = where
+                add(ann, _choice_values(value, kind, sep, where, path), where)
             continue
         if from_name is None:
             raise InvalidParameterError(
                 f"`from_name` must name the {kind} control for a JSON_MIN export (its records "
                 f"do not say which keys are controls), got None; file {str(path)!r}"
             )
-        for i, rec in enumerate(records):
-            if from_name not in rec:
-                continue  # the annotator left this control empty: missing, not a value
-            names_seen.add(from_name)
-            doc = _need(rec, "id", f"[{i}]", path)
-            coder = _coder_of(_need(rec, "annotator", f"[{i}]", path))
-            val = rec[from_name]
-            where = f"[{i}].{from_name}"
-            if isinstance(val, list):
-                if len(val) != 1:
-                    raise ReaderError(
-                        f"{where}: {len(val)} results for one control; per-region controls are "
-                        "not unit-level",
-                        path,
-                    )
-                val = val[0]
-            if (
-                kind == "choices"
-                and isinstance(val, (str, int, float))
-                and not isinstance(val, bool)
-            ):
-                values = [val]
-            elif isinstance(val, dict):
-                values = _choice_values(val, kind, sep, where, path)
-            else:
-                raise ReaderError(f"{where}: not a {kind} value, got {val!r:.60}", path)
-            add(doc, coder, rec.get("annotation_id"), values, where, path)
+        rec = ann.items
+        if from_name not in rec:
+            continue  # the annotator left this control empty: missing, not a value
+        names_seen.add(from_name)
+        val = rec[from_name]
+        where = f"{ann.where}.{from_name}"
+        if isinstance(val, list):
+            if len(val) != 1:
+                raise ReaderError(
+                    f"{where}: {len(val)} results for one control; per-region controls are "
+                    "not unit-level",
+                    path,
+                )
+            val = val[0]
+        if kind == "choices" and isinstance(val, (str, int, float)) and not isinstance(val, bool):
+            values = [val]
+        elif isinstance(val, dict):
+            values = _choice_values(val, kind, sep, where, path)
+        else:
+            raise ReaderError(f"{where}: not a {kind} value, got {val!r:.60}", path)
+        add(ann, values, where)
     if from_name is not None and from_name not in names_seen:
         raise InvalidParameterError(
             f"`from_name` {from_name!r} names no {kind} control of the export; its {kind} "
@@ -342,6 +366,7 @@ def read_label_studio(
     export: Literal["json", "json_min"] | None = None,
     multiple: bool = False,
     taxonomy_sep: str = "/",
+    on_duplicate: Literal["raise", "first", "last"] = "raise",
 ) -> pd.DataFrame:
     """Read a Label Studio JSON or JSON_MIN export.
 
@@ -371,6 +396,14 @@ def read_label_studio(
     taxonomy_sep : str, default "/"
         Joins the labels of a taxonomy path (``["Animal", "Cat"]`` -> ``"Animal/Cat"``); a
         label containing it raises.
+    on_duplicate : {"raise", "first", "last"}, default "raise"
+        What to do when a coder has two annotations of one task (two annotations with the
+        same ``completed_by`` in a task, or one task written twice, in one file or in two
+        files read together): ``"raise"`` names the task, the coder and both places;
+        ``"first"`` / ``"last"`` keep the whole annotation read first / last (files in the
+        order given, sorted within a directory; annotations in file order) and drop the
+        other. Tasks read more than once with different coders are merged: that is how one
+        project exported per annotator reads.
 
     Returns
     -------
@@ -398,7 +431,8 @@ def read_label_studio(
     ------
     ReaderError
         Invalid JSON (with the file and line) or a malformed task (with the file and the
-        JSON path of the offending item, e.g. ``[2].annotations[0].result[1].value``).
+        JSON path of the offending item, e.g. ``[2].annotations[0].result[1].value``); a
+        coder with two annotations of one task under ``on_duplicate="raise"``.
     InvalidParameterError
         A bad ``kind``, ``export``, ``multiple`` or ``taxonomy_sep``; a missing
         ``from_name`` where it is required.
@@ -428,6 +462,7 @@ def read_label_studio(
         raise InvalidParameterError(
             f"`from_name` must be a control name or None, got {from_name!r}"
         )
+    check_choice(on_duplicate, "on_duplicate", _DUPLICATES)
     if not isinstance(multiple, bool):
         raise InvalidParameterError(f"`multiple` must be True or False, got {multiple!r}")
     if not isinstance(taxonomy_sep, str) or not taxonomy_sep:
@@ -436,10 +471,10 @@ def read_label_studio(
         )
     files = expand_files(source, "source", "*.json")
     if kind == "spans":
-        rows, coverage = _span_rows(files, export, from_name)
+        rows, coverage = _span_rows(files, export, from_name, on_duplicate)
         frame = span_frame(rows, _SORT)
         frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
         return frame
-    rows = _unit_rows(files, kind, export, from_name, multiple, taxonomy_sep)
+    rows = _unit_rows(files, kind, export, from_name, multiple, taxonomy_sep, on_duplicate)
     out = pd.DataFrame({name: pd.Series(values, dtype=object) for name, values in rows.items()})
     return out
