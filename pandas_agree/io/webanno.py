@@ -13,6 +13,8 @@ offsets.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,6 +247,7 @@ def _read_one(
 
     # Group the cells of the chosen column into annotations.
     annotations: dict[Any, list[Any]] = {}
+    marked: dict[Any, list[int]] = {}  # the units of each annotation with an [n] id
     for cell, unit, number in cells:
         if cell == "_":
             continue
@@ -264,7 +267,47 @@ def _read_one(
             else:
                 name = key if isinstance(key, str) else key[0]
                 annotations[key] = [starts[unit], ends[unit], name, value, number]
+            if ident is not None:
+                marked.setdefault(key, []).append(unit)
+    _check_contiguous(marked, annotations, units, starts, ends, path)
     return [tuple(a) for a in annotations.values()], text  # type: ignore[misc]
+
+
+def _check_contiguous(
+    marked: dict[Any, list[int]],
+    annotations: dict[Any, list[Any]],
+    units: list[tuple[int, int, int, str, str]],
+    starts: list[int],
+    ends: list[int],
+    path: Path,
+) -> None:
+    """Raise for a multi-unit annotation that skips a token between its first and last unit.
+
+    WebAnno and INCEpTION write a span annotation on every token from its first to its last
+    (Tsv3XCasDocumentBuilder adds it to all tokens in between), so a token left out is not a
+    gap the format can hold: the file was edited or two annotations share an id.
+    """
+    tokens = sorted((starts[k], ends[k], k) for k in range(len(units)) if "." not in units[k][4])
+    token_starts = [t[0] for t in tokens]
+    for key, members in marked.items():
+        if len(members) < 2:
+            continue
+        ordered = sorted(set(members), key=lambda k: (starts[k], ends[k]))
+        inside = set(ordered)
+        for prev, nxt in itertools.pairwise(ordered):
+            i = bisect.bisect_left(token_starts, ends[prev])
+            while i < len(tokens) and tokens[i][1] <= starts[nxt]:
+                gap = tokens[i][2]
+                if gap not in inside and tokens[i][1] > tokens[i][0]:
+                    raise ReaderError(
+                        f"annotation [{key}] ({annotations[key][3]!r}) is on {units[prev][4]} "
+                        f"and {units[nxt][4]} but not on the token {units[gap][4]} between "
+                        "them; a WebAnno span covers every token from its first to its last "
+                        "(two annotations sharing an id, or an edited file)",
+                        path,
+                        units[gap][2],
+                    )
+                i += 1
 
 
 def read_webanno_tsv(
@@ -330,8 +373,10 @@ def read_webanno_tsv(
     ReaderError
         A malformed file (with the file and line number): a missing ``#FORMAT`` line, a
         token line whose number of columns differs from the header, bad ids or offsets, a
-        multi-token annotation with different values on its tokens, text mismatches; two
-        files giving the same (document, coder).
+        multi-token annotation with different values on its tokens or missing from a token
+        between its first and last (WebAnno writes a span on every token of its range, so
+        the format has no gaps), text mismatches; two files giving the same (document,
+        coder).
     InvalidParameterError
         A missing path, an unknown ``layer`` or ``feature``, a bad rule.
 
