@@ -116,6 +116,13 @@ def _parse_ann(
                 raise ReaderError(
                     f"annotation {ident}: start {start} is after end {end}", ann, number
                 )
+            if start == end:
+                raise ReaderError(
+                    f"annotation {ident}: zero-length span {start}-{end} (a span covers at "
+                    "least one character; remove the annotation or widen it)",
+                    ann,
+                    number,
+                )
             fragments.append((start, end))
         if doc_text is not None:
             too_far = [e for _, e in fragments if e > len(doc_text)]
@@ -219,7 +226,8 @@ def read_brat(
     Raises
     ------
     ReaderError
-        A malformed line (with the file and line number), offsets beyond the text, a text
+        A malformed line (with the file and line number), a zero-length span
+        (``T2 PER 6 6``), offsets beyond the text, a text
         field that does not match the ``.txt`` (with ``check_text=True``), or two files
         giving the same (document, coder).
     InvalidParameterError

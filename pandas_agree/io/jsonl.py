@@ -187,8 +187,8 @@ def read_jsonl(
     Raises
     ------
     ReaderError
-        A line that is not a JSON object, a record without the expected keys, bad offsets
-        or a span beyond the text (with the file and line number).
+        A line that is not a JSON object, a record without the expected keys, bad offsets,
+        a zero-length span or a span beyond the text (with the file and line number).
     InvalidParameterError
         A bad ``kind``, ``format``, ``answer`` or rule; a missing path.
 
@@ -259,6 +259,13 @@ def read_jsonl(
             for start, end, label in _spans_of(record, fmt, path, number):
                 if start > end:
                     raise ReaderError(f"span start {start} is after its end {end}", path, number)
+                if start == end:
+                    raise ReaderError(
+                        f"zero-length span {start}-{end} (a span covers at least one "
+                        "character; remove it or widen it)",
+                        path,
+                        number,
+                    )
                 if isinstance(text, str) and end > len(text):
                     raise ReaderError(
                         f"span end {end} is beyond the text ({len(text)} characters)", path, number

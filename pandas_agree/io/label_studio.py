@@ -195,6 +195,12 @@ def _span_rows(
         end = _offset(value, "end", where, path)
         if start > end:
             raise ReaderError(f"{where}: start {start} is after end {end}", path)
+        if start == end:
+            raise ReaderError(
+                f"{where}: zero-length span {start}-{end} (a span covers at least one "
+                "character; remove the region or widen it)",
+                path,
+            )
         labels = value.get("labels", [])
         if not isinstance(labels, list):
             raise ReaderError(f"{where}.labels must be a list, got {labels!r:.60}", path)
@@ -431,7 +437,8 @@ def read_label_studio(
     ------
     ReaderError
         Invalid JSON (with the file and line) or a malformed task (with the file and the
-        JSON path of the offending item, e.g. ``[2].annotations[0].result[1].value``); a
+        JSON path of the offending item, e.g. ``[2].annotations[0].result[1].value``), such
+        as a zero-length span; a
         coder with two annotations of one task under ``on_duplicate="raise"``.
     InvalidParameterError
         A bad ``kind``, ``export``, ``multiple`` or ``taxonomy_sep``; a missing

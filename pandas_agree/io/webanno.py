@@ -269,6 +269,14 @@ def _read_one(
                 annotations[key] = [starts[unit], ends[unit], name, value, number]
             if ident is not None:
                 marked.setdefault(key, []).append(unit)
+    for start, end, name, value, number in annotations.values():
+        if start == end:
+            raise ReaderError(
+                f"annotation {name} ({value!r}) is a zero-length span at offset {start} (a "
+                "span covers at least one character; remove the annotation or widen it)",
+                path,
+                number,
+            )
     _check_contiguous(marked, annotations, units, starts, ends, path)
     return [tuple(a) for a in annotations.values()], text  # type: ignore[misc]
 
@@ -373,6 +381,7 @@ def read_webanno_tsv(
     ReaderError
         A malformed file (with the file and line number): a missing ``#FORMAT`` line, a
         token line whose number of columns differs from the header, bad ids or offsets, a
+        zero-length (zero-width) annotation, a
         multi-token annotation with different values on its tokens or missing from a token
         between its first and last (WebAnno writes a span on every token of its range, so
         the format has no gaps), text mismatches; two files giving the same (document,
