@@ -99,9 +99,28 @@ class _Annotation:
     where: str  # its JSON path in the file
     path: Path
     items: Any  # JSON: [(JSON path, result object)]; JSON_MIN: the record
+    text: str | None  # the task text the offsets index, where the export holds it
+    text_where: str  # the JSON path of that text
 
 
-def _file_annotations(path: Path, export: str | None) -> tuple[str, list[_Annotation]]:
+def _task_text(holder: Any, text_key: str | None, where: str, path: Path) -> str | None:
+    """The text ``holder[text_key]`` (``"text"`` when None and present), else None."""
+    key = "text" if text_key is None else text_key
+    if not isinstance(holder, dict) or key not in holder:
+        if text_key is None:
+            return None
+        raise ReaderError(f"{where}: no text field {text_key!r} (`text_key`)", path)
+    text = holder[key]
+    if not isinstance(text, str):
+        if text_key is None:
+            return None
+        raise ReaderError(f"{where}.{key} must be a string, got {text!r:.60}", path)
+    return text
+
+
+def _file_annotations(
+    path: Path, export: str | None, text_key: str | None
+) -> tuple[str, list[_Annotation]]:
     """The export kind of ``path`` and its annotations in file order (cancelled ones left out)."""
     records = _load(path)
     kinds = {_export_of(r, f"[{i}]", path) for i, r in enumerate(records)}
@@ -116,11 +135,19 @@ def _file_annotations(path: Path, export: str | None) -> tuple[str, list[_Annota
             where = f"[{i}]"
             doc = _need(rec, "id", where, path)
             coder = _coder_of(_need(rec, "annotator", where, path))
-            out.append(_Annotation(doc, coder, rec.get("annotation_id"), where, path, rec))
+            text = _task_text(rec, text_key, where, path)
+            key = "text" if text_key is None else text_key
+            out.append(
+                _Annotation(
+                    doc, coder, rec.get("annotation_id"), where, path, rec, text, f"{where}.{key}"
+                )
+            )
         return kind, out
     for i, task in enumerate(records):
         where_task = f"[{i}]"
         doc = _need(task, "id", where_task, path)
+        text = _task_text(task.get("data"), text_key, f"{where_task}.data", path)
+        text_where = f"{where_task}.data.{'text' if text_key is None else text_key}"
         anns = task.get("annotations", task.get("completions"))
         if not isinstance(anns, list):
             raise ReaderError(f"{where_task}.annotations must be a list, got {anns!r:.60}", path)
@@ -140,17 +167,19 @@ def _file_annotations(path: Path, export: str | None) -> tuple[str, list[_Annota
                 if not isinstance(res, dict):
                     raise ReaderError(f"{where} must be an object, got {res!r:.60}", path)
                 items.append((where, res))
-            out.append(_Annotation(doc, coder, ann.get("id"), where_ann, path, items))
+            out.append(
+                _Annotation(doc, coder, ann.get("id"), where_ann, path, items, text, text_where)
+            )
     return kind, out
 
 
 def _read_annotations(
-    files: list[Path], export: str | None, on_duplicate: str
+    files: list[Path], export: str | None, on_duplicate: str, text_key: str | None = None
 ) -> list[tuple[str, _Annotation]]:
     """(export kind, annotation) of every file, one per (task, coder) by ``on_duplicate``."""
     found: list[tuple[str, _Annotation]] = []
     for path in files:
-        kind, anns = _file_annotations(path, export)
+        kind, anns = _file_annotations(path, export, text_key)
         found += [(kind, ann) for ann in anns]
     keep: dict[tuple[Any, Any], int] = {}
     for index, (_, ann) in enumerate(found):
@@ -170,7 +199,12 @@ def _read_annotations(
 
 
 def _span_rows(
-    files: list[Path], export: str | None, from_name: str | None, on_duplicate: str
+    files: list[Path],
+    export: str | None,
+    from_name: str | None,
+    on_duplicate: str,
+    text_key: str | None,
+    check_text: bool,
 ) -> tuple[dict[str, list[Any]], set[Any]]:
     rows: dict[str, list[Any]] = {
         name: []
@@ -201,6 +235,23 @@ def _span_rows(
                 "character; remove the region or widen it)",
                 path,
             )
+        text = ann.text
+        if text is not None:
+            if end > len(text):
+                raise ReaderError(
+                    f"{where}: end offset {end} is beyond the task text {ann.text_where} "
+                    f"({len(text)} characters)",
+                    path,
+                )
+            stored = value.get("text")
+            if check_text and isinstance(stored, str) and stored != text[start:end]:
+                raise ReaderError(
+                    f"{where}: the text {stored!r} differs from {ann.text_where} at "
+                    f"{start}-{end}, which holds {text[start:end]!r} (Label Studio before "
+                    "1.4 counted UTF-16 units, one more per emoji; pass check_text=False to "
+                    "read anyway)",
+                    path,
+                )
         labels = value.get("labels", [])
         if not isinstance(labels, list):
             raise ReaderError(f"{where}.labels must be a list, got {labels!r:.60}", path)
@@ -215,7 +266,7 @@ def _span_rows(
             rows["annotation"].append(ann.ident)
             rows["region"].append(region)
 
-    for kind, ann in _read_annotations(files, export, on_duplicate):
+    for kind, ann in _read_annotations(files, export, on_duplicate, text_key):
         coverage.add((ann.document, ann.coder))
         if kind == "json":
             for where, res in ann.items:
@@ -283,6 +334,7 @@ def _unit_rows(
     multiple: bool,
     sep: str,
     on_duplicate: str,
+    text_key: str | None,
 ) -> dict[str, list[Any]]:
     rows: dict[str, list[Any]] = {name: [] for name in ("unit", "coder", "value", "annotation")}
     names_seen: set[Any] = set()
@@ -303,7 +355,7 @@ def _unit_rows(
         rows["value"].append(value)
         rows["annotation"].append(ann.ident)
 
-    for file_kind, ann in _read_annotations(files, export, on_duplicate):
+    for file_kind, ann in _read_annotations(files, export, on_duplicate, text_key):
         path = ann.path
         if file_kind == "json":
             seen: dict[Any, str] = {}
@@ -373,6 +425,8 @@ def read_label_studio(
     multiple: bool = False,
     taxonomy_sep: str = "/",
     on_duplicate: Literal["raise", "first", "last"] = "raise",
+    text_key: str | None = None,
+    check_text: bool = True,
 ) -> pd.DataFrame:
     """Read a Label Studio JSON or JSON_MIN export.
 
@@ -410,6 +464,15 @@ def read_label_studio(
         order given, sorted within a directory; annotations in file order) and drop the
         other. Tasks read more than once with different coders are merged: that is how one
         project exported per annotator reads.
+    text_key : str, optional
+        The field of the task ``data`` (JSON) or of the record (JSON_MIN) that holds the
+        text the spans index: the ``value="$..."`` of the labeling config's ``Text`` tag.
+        Default: ``"text"`` where the task has it (tasks without it are read unchecked);
+        when given, every task must have it.
+    check_text : bool, default True
+        Spans: check each span's stored ``value.text`` against the task text at its
+        offsets (a mismatch raises, typically an export whose offsets count UTF-16 units).
+        Offsets past the end of the text raise whatever this says.
 
     Returns
     -------
@@ -470,6 +533,10 @@ def read_label_studio(
             f"`from_name` must be a control name or None, got {from_name!r}"
         )
     check_choice(on_duplicate, "on_duplicate", _DUPLICATES)
+    if text_key is not None and (not isinstance(text_key, str) or not text_key):
+        raise InvalidParameterError(f"`text_key` must be a field name or None, got {text_key!r}")
+    if not isinstance(check_text, bool):
+        raise InvalidParameterError(f"`check_text` must be True or False, got {check_text!r}")
     if not isinstance(multiple, bool):
         raise InvalidParameterError(f"`multiple` must be True or False, got {multiple!r}")
     if not isinstance(taxonomy_sep, str) or not taxonomy_sep:
@@ -478,10 +545,12 @@ def read_label_studio(
         )
     files = expand_files(source, "source", "*.json")
     if kind == "spans":
-        rows, coverage = _span_rows(files, export, from_name, on_duplicate)
+        rows, coverage = _span_rows(files, export, from_name, on_duplicate, text_key, check_text)
         frame = span_frame(rows, _SORT)
         frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
         return frame
-    rows = _unit_rows(files, kind, export, from_name, multiple, taxonomy_sep, on_duplicate)
+    rows = _unit_rows(
+        files, kind, export, from_name, multiple, taxonomy_sep, on_duplicate, text_key
+    )
     out = pd.DataFrame({name: pd.Series(values, dtype=object) for name, values in rows.items()})
     return out
