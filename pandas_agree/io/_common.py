@@ -19,6 +19,7 @@ from ..errors import InvalidParameterError, ReaderError
 __all__ = [
     "SPAN_COLUMNS",
     "CoderRule",
+    "DocumentTexts",
     "PathLike",
     "Source",
     "check_choice",
@@ -202,3 +203,60 @@ def span_frame(
     if len(frame) > 1:
         frame = frame.sort_values(list(sort_by), kind="mergesort", na_position="last")
     return frame.reset_index(drop=True)
+
+
+def _sorted(keys: Iterable[Any]) -> list[Any]:
+    keys = list(keys)
+    try:
+        return sorted(keys)
+    except TypeError:  # ids of mixed types
+        return sorted(keys, key=repr)
+
+
+class DocumentTexts:
+    """The text of each document as read, one text per document whoever annotated it.
+
+    Offsets of two coders can only be compared when they index the same text, so a
+    document read with two different texts raises (naming both places). ``attach`` puts
+    the texts in ``frame.attrs[key]`` when every document read has one: partial texts
+    would make the span functions refuse the documents without one.
+    """
+
+    def __init__(self, what: str = "text") -> None:
+        self.what = what
+        self.texts: dict[Any, Any] = {}
+        self.where: dict[Any, str] = {}
+        self.documents: set[Any] = set()
+
+    def saw(self, document: Any) -> None:
+        """``document`` was read (with or without a text)."""
+        self.documents.add(document)
+
+    def add(self, document: Any, text: Any, where: str, file: Any, line: int | None = None) -> None:
+        """Record ``text`` as the text of ``document`` read at ``where``."""
+        self.documents.add(document)
+        if document not in self.texts:
+            self.texts[document] = text
+            self.where[document] = where
+            return
+        first = self.texts[document]
+        if first == text:
+            return
+        k = next(
+            (i for i, (a, b) in enumerate(zip(first, text)) if a != b), min(len(first), len(text))
+        )
+        raise ReaderError(
+            f"document {document!r} has another {self.what} at {where} than at "
+            f"{self.where[document]} (they differ from position {k} on, lengths "
+            f"{len(text)} and {len(first)}); offsets into two different texts cannot be "
+            "compared",
+            file,
+            line,
+        )
+
+    def attach(
+        self, frame: pd.DataFrame, key: str = "texts", value: Callable[[Any], Any] = str
+    ) -> None:
+        """``frame.attrs[key] = {document: value(text)}`` when every document has a text."""
+        if self.documents and self.documents.issubset(self.texts):
+            frame.attrs[key] = {d: value(self.texts[d]) for d in _sorted(self.documents)}

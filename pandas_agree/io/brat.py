@@ -17,7 +17,15 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InvalidParameterError, ReaderError
-from ._common import CoderRule, Source, coder_of, expand_files, read_text, span_frame
+from ._common import (
+    CoderRule,
+    DocumentTexts,
+    Source,
+    coder_of,
+    expand_files,
+    read_text,
+    span_frame,
+)
 
 __all__ = ["read_brat"]
 
@@ -65,11 +73,20 @@ def _root_files(root: Path, coder: CoderRule) -> list[tuple[Path, str, Any]]:
 
 
 def _parse_ann(
-    ann: Path, document: str, coder: Any, check_text: bool, rows: dict[str, list[Any]]
+    ann: Path,
+    document: str,
+    coder: Any,
+    check_text: bool,
+    rows: dict[str, list[Any]],
+    texts: DocumentTexts,
 ) -> None:
     source = read_text(ann)
     txt_path = ann.with_suffix(".txt")
     doc_text = read_text(txt_path, bom=False) if txt_path.is_file() else None
+    if doc_text is None:
+        texts.saw(document)
+    else:
+        texts.add(document, doc_text, repr(str(txt_path)), txt_path)
     for number, raw in enumerate(source.split("\n"), start=1):
         line = raw[:-1] if raw.endswith("\r") else raw
         if not line.strip():
@@ -219,6 +236,10 @@ def read_brat(
 
         ``frame.attrs["coverage"]`` lists every (document, coder) pair read, including
         documents in which a coder marked nothing (an empty ``.ann``).
+        ``frame.attrs["texts"]`` maps each document to the text of its ``.txt`` when every
+        document has one; :func:`~pandas_agree.spans_to_units`,
+        :func:`~pandas_agree.span_report` and :func:`~pandas_agree.unitizing_alpha` use it
+        when no ``texts=`` is passed.
 
         Relations (``R``), events (``E``), attributes (``A``, ``M``), normalizations
         (``N``), equivalences (``*``) and notes (``#``) are not spans and are not read.
@@ -228,8 +249,9 @@ def read_brat(
     ReaderError
         A malformed line (with the file and line number), a zero-length span
         (``T2 PER 6 6``), offsets beyond the text, a text
-        field that does not match the ``.txt`` (with ``check_text=True``), or two files
-        giving the same (document, coder).
+        field that does not match the ``.txt`` (with ``check_text=True``), two files
+        giving the same (document, coder), or two annotators' ``.txt`` of one document
+        that differ (their offsets could not be compared).
     InvalidParameterError
         A missing path, a directory without annotator subdirectories, a bad ``coder``.
 
@@ -264,6 +286,7 @@ def read_brat(
         for name in ("document", "coder", "start", "end", "label", "text", "annotation", "fragment")
     }
     first: dict[tuple[Any, Any], Path] = {}
+    texts = DocumentTexts()
     for ann, document, name in files:
         if (document, name) in first:
             raise ReaderError(
@@ -272,7 +295,8 @@ def read_brat(
                 ann,
             )
         first[(document, name)] = ann
-        _parse_ann(ann, document, name, check_text, rows)
+        _parse_ann(ann, document, name, check_text, rows, texts)
     frame = span_frame(rows, _SORT)
     frame.attrs["coverage"] = tuple(sorted({(d, c) for _, d, c in files}, key=repr))
+    texts.attach(frame)
     return frame

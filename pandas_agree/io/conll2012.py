@@ -22,7 +22,15 @@ from typing import Any, Literal, overload
 import pandas as pd
 
 from ..errors import InvalidParameterError, ReaderError
-from ._common import CoderRule, Source, coder_of, expand_files, read_text, span_frame
+from ._common import (
+    CoderRule,
+    DocumentTexts,
+    Source,
+    coder_of,
+    expand_files,
+    read_text,
+    span_frame,
+)
 
 __all__ = ["conll2012_to_codes", "conll2012_tokens", "read_conll2012"]
 
@@ -32,7 +40,11 @@ _SORT = ("document", "coder", "start", "end", "chain")
 
 
 def _parse(
-    path: Path, coder: Any, spans: dict[str, list[Any]], tokens: dict[str, list[Any]]
+    path: Path,
+    coder: Any,
+    spans: dict[str, list[Any]],
+    tokens: dict[str, list[Any]],
+    words_of: DocumentTexts,
 ) -> set:
     lines = read_text(path).split("\n")
     documents: set[str] = set()
@@ -45,6 +57,7 @@ def _parse(
     begin_line = 0
 
     def close_document(number: int) -> None:
+        words_of.add(document, tuple(words), f"line {begin_line} of {str(path)!r}", path, number)
         for chain, stack in open_mentions.items():
             if stack:
                 raise ReaderError(
@@ -183,9 +196,10 @@ def _read(source: Source, coder: CoderRule) -> tuple[pd.DataFrame, pd.DataFrame]
         name: [] for name in ("document", "coder", "token", "sentence", "word")
     }
     coverage = set()
+    words_of = DocumentTexts("tokens")
     for path in files:
         who = coder_of(path, coder)
-        for document in _parse(path, who, spans, tokens):
+        for document in _parse(path, who, spans, tokens, words_of):
             if (document, who) in coverage:
                 raise ReaderError(
                     f"document {document!r} of coder {who!r} is in more than one file", path
@@ -193,6 +207,7 @@ def _read(source: Source, coder: CoderRule) -> tuple[pd.DataFrame, pd.DataFrame]
             coverage.add((document, who))
     frame = span_frame(spans, _SORT)
     frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
+    words_of.attach(frame, "n_tokens", len)
     token_frame = span_frame(tokens, ("document", "coder", "token"))
     return frame, token_frame
 
@@ -254,8 +269,13 @@ def read_conll2012(
             The chain id of the coreference column. Chain ids are local to a (document,
             coder): chain 1 of one coder has nothing to do with chain 1 of another.
 
-        ``frame.attrs["coverage"]`` lists every (document, coder) pair read. With
-        ``tokens=True``, also the token table.
+        ``frame.attrs["coverage"]`` lists every (document, coder) pair read.
+        ``frame.attrs["n_tokens"]`` maps each document to its number of tokens (the
+        offsets are token indices, so the document's units are the tokens ``[i, i + 1)``);
+        :func:`~pandas_agree.spans_to_units` (``unit="token"``),
+        :func:`~pandas_agree.span_report` and :func:`~pandas_agree.unitizing_alpha` use it
+        when no ``tokens=`` or ``texts=`` is passed. With ``tokens=True``, also the token
+        table.
 
     Raises
     ------
@@ -263,7 +283,8 @@ def read_conll2012(
         A malformed file (with the file and line number): a bad coreference entry, a
         mention closed but never opened or never closed, a token line outside a document,
         a wrong word number, a token line whose number of columns differs from the first
-        line of its sentence, a missing ``#end document``.
+        line of its sentence, a missing ``#end document``; two coders' files whose words
+        of one document differ (their token indices could not be compared).
     InvalidParameterError
         A missing path or a bad rule.
 

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidParameterError, ReaderError
-from ._common import Source, check_choice, expand_files, read_text, span_frame
+from ._common import DocumentTexts, Source, check_choice, expand_files, read_text, span_frame
 
 __all__ = ["read_label_studio"]
 
@@ -205,7 +205,7 @@ def _span_rows(
     on_duplicate: str,
     text_key: str | None,
     check_text: bool,
-) -> tuple[dict[str, list[Any]], set[Any]]:
+) -> tuple[dict[str, list[Any]], set[Any], DocumentTexts]:
     rows: dict[str, list[Any]] = {
         name: []
         for name in (
@@ -222,6 +222,7 @@ def _span_rows(
     }
     coverage: set[Any] = set()
     names_seen: set[Any] = set()
+    texts = DocumentTexts()
 
     def add(ann: _Annotation, region, name, value, where):
         path = ann.path
@@ -268,6 +269,10 @@ def _span_rows(
 
     for kind, ann in _read_annotations(files, export, on_duplicate, text_key):
         coverage.add((ann.document, ann.coder))
+        if ann.text is None:
+            texts.saw(ann.document)
+        else:
+            texts.add(ann.document, ann.text, f"{ann.text_where} of {str(ann.path)!r}", ann.path)
         if kind == "json":
             for where, res in ann.items:
                 if res.get("type") != "labels":
@@ -298,7 +303,7 @@ def _span_rows(
             f"`from_name` {from_name!r} names no span (labels) control of the export; its "
             f"span controls are {sorted(map(str, names_seen))}"
         )
-    return rows, coverage
+    return rows, coverage, texts
 
 
 def _choice_values(value: Any, kind: str, sep: str, where: str, path: Path) -> list[Any]:
@@ -486,7 +491,10 @@ def read_label_studio(
         span after an emoji was off by one), ``label``, ``text``, ``from_name``,
         ``annotation`` (the annotation id) and ``region`` (the result id; None in JSON_MIN).
         ``frame.attrs["coverage"]`` lists every (document, coder) pair read, including
-        annotations without spans.
+        annotations without spans. ``frame.attrs["texts"]`` maps each task id to its text
+        (``data.text`` or ``text_key``) when every task read has one;
+        :func:`~pandas_agree.spans_to_units`, :func:`~pandas_agree.span_report` and
+        :func:`~pandas_agree.unitizing_alpha` use it when no ``texts=`` is passed.
 
         ``kind="choices"`` / ``"taxonomy"``: one row per annotation that answered the
         control, in file order; columns ``unit`` (the task id), ``coder``, ``value`` and
@@ -545,9 +553,12 @@ def read_label_studio(
         )
     files = expand_files(source, "source", "*.json")
     if kind == "spans":
-        rows, coverage = _span_rows(files, export, from_name, on_duplicate, text_key, check_text)
+        rows, coverage, texts = _span_rows(
+            files, export, from_name, on_duplicate, text_key, check_text
+        )
         frame = span_frame(rows, _SORT)
         frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
+        texts.attach(frame)
         return frame
     rows = _unit_rows(
         files, kind, export, from_name, multiple, taxonomy_sep, on_duplicate, text_key

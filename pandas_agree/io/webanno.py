@@ -25,6 +25,7 @@ import pandas as pd
 from ..errors import InvalidParameterError, ReaderError
 from ._common import (
     CoderRule,
+    DocumentTexts,
     Source,
     coder_of,
     expand_files,
@@ -373,7 +374,12 @@ def read_webanno_tsv(
             (``"1-4"``) of a single-token annotation.
 
         ``frame.attrs["coverage"]`` lists every (document, coder) pair read, including
-        files with no annotation of the layer. Relation (``#T_RL=``) and chain (``#T_CH=``)
+        files with no annotation of the layer. ``frame.attrs["texts"]`` maps each document
+        to its text as rebuilt from the ``#Text=`` lines (characters between sentences,
+        which the file does not hold, as spaces); :func:`~pandas_agree.spans_to_units`,
+        :func:`~pandas_agree.span_report` and :func:`~pandas_agree.unitizing_alpha` use it
+        when no ``texts=`` is passed (``unit="token"`` then splits it at whitespace; pass
+        ``tokens=`` for the file's own tokens). Relation (``#T_RL=``) and chain (``#T_CH=``)
         layers are not read.
 
     Raises
@@ -385,7 +391,7 @@ def read_webanno_tsv(
         multi-token annotation with different values on its tokens or missing from a token
         between its first and last (WebAnno writes a span on every token of its range, so
         the format has no gaps), text mismatches; two files giving the same (document,
-        coder).
+        coder); two files of one document whose texts differ.
     InvalidParameterError
         A missing path, an unknown ``layer`` or ``feature``, a bad rule.
 
@@ -413,6 +419,7 @@ def read_webanno_tsv(
         name: [] for name in ("document", "coder", "start", "end", "label", "text", "annotation")
     }
     first: dict[tuple[Any, Any], Path] = {}
+    texts = DocumentTexts()
     for path in files:
         doc = coder_of(path, document, "document")
         who = coder_of(path, coder, "coder")
@@ -424,6 +431,7 @@ def read_webanno_tsv(
             )
         first[(doc, who)] = path
         found, text = _read_one(path, layer, feature, check_text)
+        texts.add(doc, text, repr(str(path)), path)
         for start, end, name, value, _ in found:
             rows["document"].append(doc)
             rows["coder"].append(who)
@@ -434,4 +442,5 @@ def read_webanno_tsv(
             rows["annotation"].append(name)
     frame = span_frame(rows, _SORT)
     frame.attrs["coverage"] = tuple(sorted(first, key=repr))
+    texts.attach(frame)
     return frame

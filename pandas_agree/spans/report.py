@@ -9,6 +9,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from ..errors import DegenerateDataWarning, InvalidParameterError
+from ._attrs import reader_lengths, texts_or_tokens, without_attrs
 from ._frame import validate
 from .f1 import ALL_LABELS, span_f1
 from .unitizing import unitizing_alpha
@@ -135,7 +136,9 @@ def span_report(
     by_document : bool, default False
     texts, tokens, coders, coverage : see :func:`spans_to_units`
         (``coverage``: who counts as having labelled nothing in the units, and which
-        documents each pair of coders is compared on for F1)
+        documents each pair of coders is compared on for F1). Without ``texts`` and
+        ``tokens``, those a reader of :mod:`pandas_agree.io` recorded in ``spans.attrs``
+        are used, for the units and for the continuum of :math:`\alpha_U`.
     document, coder, start, end, label : hashable
         Column names.
 
@@ -162,6 +165,11 @@ def span_report(
     v = validate(spans, document, coder, start, end, label)
     cols = {"document": document, "coder": coder, "start": start, "end": end, "label": label}
     continuum = None
+    if texts is None and tokens is None:
+        continuum = reader_lengths(spans, v.documents)
+        texts, tokens = texts_or_tokens(spans, texts, tokens, unit, document, start, end)
+    # what a reader recorded is taken here once: the calls below get it explicitly
+    spans = without_attrs(spans)
     if texts is not None and isinstance(texts, Mapping):
         continuum = {d: len(t) for d, t in texts.items() if isinstance(t, str) and len(t) > 0}
         continuum = {d: n for d, n in continuum.items() if d in set(v.documents)} or None
