@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -17,16 +17,21 @@ import pandas as pd
 from ..errors import InvalidParameterError, ReaderError
 
 __all__ = [
+    "RELATION_COLUMNS",
     "SPAN_COLUMNS",
     "CoderRule",
     "DocumentTexts",
     "PathLike",
     "Source",
+    "SpansAndRelations",
+    "add_relation",
     "check_choice",
     "coder_of",
     "decode_error",
     "expand_files",
     "read_text",
+    "relation_frame",
+    "relation_rows",
     "span_frame",
     "utf16_to_codepoints",
 ]
@@ -37,7 +42,88 @@ CoderRule = str | Mapping[Any, Any] | Callable[[Path], Any]
 
 #: The columns every span frame starts with, in this order.
 SPAN_COLUMNS = ("document", "coder", "start", "end", "label")
-_INT_COLUMNS = frozenset({"start", "end", "chain", "token", "sentence", "fragment"})
+#: The columns of a relation frame, in this order.
+RELATION_COLUMNS = (
+    "document",
+    "coder",
+    "relation",
+    "label",
+    "head",
+    "tail",
+    "head_start",
+    "head_end",
+    "head_label",
+    "tail_start",
+    "tail_end",
+    "tail_label",
+)
+_INT_COLUMNS = frozenset(
+    {
+        "start",
+        "end",
+        "chain",
+        "token",
+        "sentence",
+        "fragment",
+        "head_start",
+        "head_end",
+        "tail_start",
+        "tail_end",
+    }
+)
+_RELATION_SORT = (
+    "document",
+    "coder",
+    "head_start",
+    "head_end",
+    "tail_start",
+    "tail_end",
+    "relation",
+)
+
+
+class SpansAndRelations(NamedTuple):
+    """What a reader returns when asked for relations: the span frame and the relation frame.
+
+    ``spans`` is the span frame the reader returns without relations; ``relations`` has one
+    row per relation, columns ``document, coder, relation, label, head, tail, head_start,
+    head_end, head_label, tail_start, tail_end, tail_label`` (see :doc:`/io`). Unpack it
+    (``spans, relations = read_brat(path, relations=True)``) or use the fields.
+    """
+
+    spans: pd.DataFrame
+    relations: pd.DataFrame
+
+
+def relation_frame(rows: Mapping[str, Sequence[Any]], spans: pd.DataFrame) -> pd.DataFrame:
+    """A relation frame from ``rows`` (the columns of :data:`RELATION_COLUMNS`), sorted by
+    document, coder, head and tail offsets, relation id; ``attrs["coverage"]`` of ``spans``."""
+    frame = span_frame({name: rows[name] for name in RELATION_COLUMNS}, _RELATION_SORT)
+    if "coverage" in spans.attrs:
+        frame.attrs["coverage"] = spans.attrs["coverage"]
+    return frame
+
+
+def relation_rows() -> dict[str, list[Any]]:
+    """Empty columns for :func:`relation_frame`."""
+    return {name: [] for name in RELATION_COLUMNS}
+
+
+def add_relation(
+    rows: dict[str, list[Any]],
+    document: Any,
+    coder: Any,
+    relation: Any,
+    label: Any,
+    head: tuple[Any, int, int, Any],
+    tail: tuple[Any, int, int, Any],
+) -> None:
+    """Append one relation; ``head`` and ``tail`` are (annotation id, start, end, label)."""
+    values = (document, coder, relation, label, head[0], tail[0], *head[1:], *tail[1:])
+    for name, value in zip(RELATION_COLUMNS, values):
+        rows[name].append(value)
+
+
 _SHOW = 5
 
 

@@ -18,6 +18,7 @@ otherwise ``{"choices": [...]}``; for a taxonomy ``[{"taxonomy": [[...], ...]}]`
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -26,7 +27,18 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidParameterError, ReaderError
-from ._common import DocumentTexts, Source, check_choice, expand_files, read_text, span_frame
+from ._common import (
+    DocumentTexts,
+    Source,
+    SpansAndRelations,
+    add_relation,
+    check_choice,
+    expand_files,
+    read_text,
+    relation_frame,
+    relation_rows,
+    span_frame,
+)
 
 __all__ = ["read_label_studio"]
 
@@ -205,6 +217,7 @@ def _span_rows(
     on_duplicate: str,
     text_key: str | None,
     check_text: bool,
+    links: dict[str, list[Any]] | None = None,
 ) -> tuple[dict[str, list[Any]], set[Any], DocumentTexts]:
     rows: dict[str, list[Any]] = {
         name: []
@@ -256,6 +269,14 @@ def _span_rows(
         labels = value.get("labels", [])
         if not isinstance(labels, list):
             raise ReaderError(f"{where}.labels must be a list, got {labels!r:.60}", path)
+        if region is not None:
+            regions.setdefault(region, (start, end, set(), where))[2].update(labels)
+        if region is not None and regions[region][:2] != (start, end):
+            raise ReaderError(
+                f"{where}: region {region!r} is {start}-{end} here but "
+                f"{regions[region][0]}-{regions[region][1]} at {regions[region][3]}",
+                path,
+            )
         for label in labels or [None]:
             rows["document"].append(ann.document)
             rows["coder"].append(ann.coder)
@@ -273,6 +294,7 @@ def _span_rows(
             texts.saw(ann.document)
         else:
             texts.add(ann.document, ann.text, f"{ann.text_where} of {str(ann.path)!r}", ann.path)
+        regions: dict[Any, tuple[int, int, set[Any], str]] = {}
         if kind == "json":
             for where, res in ann.items:
                 if res.get("type") != "labels":
@@ -282,7 +304,14 @@ def _span_rows(
                 names_seen.add(name)
                 if from_name is None or name == from_name:
                     add(ann, res.get("id"), name, value, where + ".value")
+            if links is not None:
+                _relations(ann, regions, links)
             continue
+        if links is not None:
+            raise ReaderError(
+                "a JSON_MIN export holds no relations; export the project as JSON to read them",
+                ann.path,
+            )
         for key, val in ann.items.items():
             if not (
                 isinstance(val, list)
@@ -306,7 +335,63 @@ def _span_rows(
     return rows, coverage, texts
 
 
-def _choice_values(value: Any, kind: str, sep: str, where: str, path: Path) -> list[Any]:
+def _region_label(labels: set[Any]) -> Any:
+    """The label of a region: its one label, a frozenset of several, None without one."""
+    if not labels:
+        return None
+    if len(labels) == 1:
+        return next(iter(labels))
+    return frozenset(labels)
+
+
+def _relations(
+    ann: _Annotation,
+    regions: dict[Any, tuple[int, int, set[Any], str]],
+    out: dict[str, list[Any]],
+) -> None:
+    """The ``relation`` results of one annotation as relation rows."""
+    results = {res.get("id"): res for _, res in ann.items if res.get("type") != "relation"}
+    for where, res in ann.items:
+        if res.get("type") != "relation":
+            continue
+        ends = []
+        for key in ("from_id", "to_id"):
+            region = _need(res, key, where, ann.path)
+            if region not in regions:
+                if region in results:
+                    other = results[region]
+                    raise ReaderError(
+                        f"{where}.{key}: region {region!r} is a {other.get('type')!r} result "
+                        f"of {other.get('from_name')!r}, not a span read here (relations are "
+                        "read between the spans of the labels controls read)",
+                        ann.path,
+                    )
+                raise ReaderError(
+                    f"{where}.{key}: no region {region!r} in this annotation", ann.path
+                )
+            start, end, labels, _ = regions[region]
+            ends.append((region, start, end, _region_label(labels)))
+        direction = res.get("direction", "right")
+        if direction == "left":
+            ends.reverse()
+        elif direction == "bi":
+            # no direction: the span that comes first in the text is the head
+            ends.sort(key=lambda e: (e[1], e[2], str(e[0])))
+        elif direction != "right":
+            raise ReaderError(
+                f"{where}.direction must be 'right', 'left' or 'bi', got {direction!r}", ann.path
+            )
+        labels = res.get("labels", [])
+        if not isinstance(labels, list):
+            raise ReaderError(f"{where}.labels must be a list, got {labels!r:.60}", ann.path)
+        relation = res.get("id") or f"{res['from_id']}->{res['to_id']}"
+        for label in labels or [None]:
+            add_relation(out, ann.document, ann.coder, relation, label, ends[0], ends[1])
+
+
+def _choice_values(
+    value: Any, kind: str, sep: str, where: str, path: Path, sep_name: str = "path_sep"
+) -> list[Any]:
     if kind == "choices":
         items = _need(value, "choices", where, path)
         if not isinstance(items, list):
@@ -319,11 +404,13 @@ def _choice_values(value: Any, kind: str, sep: str, where: str, path: Path) -> l
         )
     out = []
     for item in items:
+        if not item:
+            raise ReaderError(f"{where}.taxonomy holds an empty path", path)
         parts = [str(p) for p in item]
         bad = [p for p in parts if sep in p]
         if bad:
             raise ReaderError(
-                f"{where}: taxonomy label {bad[0]!r} contains `taxonomy_sep` {sep!r}; pass "
+                f"{where}: taxonomy label {bad[0]!r} contains `{sep_name}` {sep!r}; pass "
                 "another separator",
                 path,
             )
@@ -340,6 +427,7 @@ def _unit_rows(
     sep: str,
     on_duplicate: str,
     text_key: str | None,
+    sep_name: str = "path_sep",
 ) -> dict[str, list[Any]]:
     rows: dict[str, list[Any]] = {name: [] for name in ("unit", "coder", "value", "annotation")}
     names_seen: set[Any] = set()
@@ -380,7 +468,7 @@ def _unit_rows(
                         path,
                     )
                 seen[name] = where
-                add(ann, _choice_values(value, kind, sep, where, path), where)
+                add(ann, _choice_values(value, kind, sep, where, path, sep_name), where)
             continue
         if from_name is None:
             raise InvalidParameterError(
@@ -404,7 +492,7 @@ def _unit_rows(
         if kind == "choices" and isinstance(val, (str, int, float)) and not isinstance(val, bool):
             values = [val]
         elif isinstance(val, dict):
-            values = _choice_values(val, kind, sep, where, path)
+            values = _choice_values(val, kind, sep, where, path, sep_name)
         else:
             raise ReaderError(f"{where}: not a {kind} value, got {val!r:.60}", path)
         add(ann, values, where)
@@ -427,12 +515,14 @@ def read_label_studio(
     kind: Literal["spans", "choices", "taxonomy"] = "spans",
     from_name: str | None = None,
     export: Literal["json", "json_min"] | None = None,
-    multiple: bool = False,
-    taxonomy_sep: str = "/",
+    multiple: bool | None = None,
+    path_sep: str = "/",
     on_duplicate: Literal["raise", "first", "last"] = "raise",
     text_key: str | None = None,
     check_text: bool = True,
-) -> pd.DataFrame:
+    relations: bool = False,
+    taxonomy_sep: str | None = None,
+) -> pd.DataFrame | SpansAndRelations:
     """Read a Label Studio JSON or JSON_MIN export.
 
     Parameters
@@ -453,14 +543,17 @@ def read_label_studio(
         The export format. When None it is read from the structure: tasks with
         ``annotations`` are JSON, records with ``annotator``/``annotation_id`` are
         JSON_MIN; a file mixing both raises.
-    multiple : bool, default False
+    multiple : bool, optional
         Choices and taxonomy: the control allows several choices (``choice="multiple"``),
         so each value is a frozenset of the choices (an empty selection is not stored by
         Label Studio). With False, each value is the single choice, and an answer with
-        several raises.
-    taxonomy_sep : str, default "/"
-        Joins the labels of a taxonomy path (``["Animal", "Cat"]`` -> ``"Animal/Cat"``); a
-        label containing it raises.
+        several raises. Default: False for choices, True for taxonomy (a Taxonomy control
+        allows several paths unless ``maxUsages="1"``; its values are frozensets of paths).
+    path_sep : str, default "/"
+        Joins the labels of a taxonomy path (``["Animal", "Mammal", "Dog"]`` ->
+        ``"Animal/Mammal/Dog"``); a label containing it raises, naming the label.
+        ``taxonomy_sep=`` is the old name of this argument (it still works, with a
+        ``DeprecationWarning``).
     on_duplicate : {"raise", "first", "last"}, default "raise"
         What to do when a coder has two annotations of one task (two annotations with the
         same ``completed_by`` in a task, or one task written twice, in one file or in two
@@ -512,7 +605,7 @@ def read_label_studio(
         as a zero-length span; a
         coder with two annotations of one task under ``on_duplicate="raise"``.
     InvalidParameterError
-        A bad ``kind``, ``export``, ``multiple`` or ``taxonomy_sep``; a missing
+        A bad ``kind``, ``export``, ``multiple`` or ``path_sep``; a missing
         ``from_name`` where it is required.
 
     Examples
@@ -545,23 +638,44 @@ def read_label_studio(
         raise InvalidParameterError(f"`text_key` must be a field name or None, got {text_key!r}")
     if not isinstance(check_text, bool):
         raise InvalidParameterError(f"`check_text` must be True or False, got {check_text!r}")
-    if not isinstance(multiple, bool):
-        raise InvalidParameterError(f"`multiple` must be True or False, got {multiple!r}")
-    if not isinstance(taxonomy_sep, str) or not taxonomy_sep:
+    if not isinstance(relations, bool):
+        raise InvalidParameterError(f"`relations` must be True or False, got {relations!r}")
+    if relations and kind != "spans":
         raise InvalidParameterError(
-            f"`taxonomy_sep` must be a non-empty string, got {taxonomy_sep!r}"
+            f"`relations` links spans: it needs kind='spans', got kind={kind!r}"
         )
+    if multiple is not None and not isinstance(multiple, bool):
+        raise InvalidParameterError(f"`multiple` must be True or False, got {multiple!r}")
+    if multiple is None:
+        multiple = kind == "taxonomy"
+    sep_name = "path_sep"
+    if taxonomy_sep is not None:
+        warnings.warn(
+            "`taxonomy_sep` is now called `path_sep`; the old name will be removed",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if path_sep != "/":
+            raise InvalidParameterError(
+                "pass `path_sep` or `taxonomy_sep` (its old name), not both"
+            )
+        path_sep, sep_name = taxonomy_sep, "taxonomy_sep"
+    if not isinstance(path_sep, str) or not path_sep:
+        raise InvalidParameterError(f"`{sep_name}` must be a non-empty string, got {path_sep!r}")
     files = expand_files(source, "source", "*.json")
     if kind == "spans":
+        links = relation_rows() if relations else None
         rows, coverage, texts = _span_rows(
-            files, export, from_name, on_duplicate, text_key, check_text
+            files, export, from_name, on_duplicate, text_key, check_text, links
         )
         frame = span_frame(rows, _SORT)
         frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
         texts.attach(frame)
-        return frame
+        if links is None:
+            return frame
+        return SpansAndRelations(frame, relation_frame(links, frame))
     rows = _unit_rows(
-        files, kind, export, from_name, multiple, taxonomy_sep, on_duplicate, text_key
+        files, kind, export, from_name, multiple, path_sep, on_duplicate, text_key, sep_name
     )
     out = pd.DataFrame({name: pd.Series(values, dtype=object) for name, values in rows.items()})
     return out
