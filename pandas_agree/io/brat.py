@@ -362,6 +362,16 @@ def read_brat(
         (fragments joined by one space, as brat writes them); a mismatch (typically byte
         offsets or another encoding) raises. Without a ``.txt`` the text field is split into
         fragments by their lengths, and a length mismatch raises.
+    relations : bool, default False
+        Also read the relations: ``R`` lines (head the first argument, ``Arg1``, tail the
+        second), ``E`` lines (events: one relation from the trigger's ``T`` annotation to
+        each argument, labelled by its role; brat writes the 2nd, 3rd ... argument of a
+        repeated role as ``Theme2``, ``Theme3``, which are labelled ``Theme``, while a role
+        whose own name ends in a digit, such as ``Arg1``, is kept; an argument that is an
+        event stands for its trigger) and ``*`` lines (an equivalence class ``* Equiv T1 T2
+        T3``: one relation per pair, in written order, labelled by the type; compare them
+        unordered). Relation ids: the ``R`` id, ``E1:Role`` for an event argument,
+        ``*<line>:T1-T2`` for a pair of an equivalence.
 
     Returns
     -------
@@ -394,14 +404,28 @@ def read_brat(
         when no ``texts=`` is passed.
 
         Relations (``R``), events (``E``), attributes (``A``, ``M``), normalizations
-        (``N``), equivalences (``*``) and notes (``#``) are not spans and are not read.
+        (``N``), equivalences (``*``) and notes (``#``) are not spans: attributes,
+        normalizations and notes are not read, relations, events and equivalences with
+        ``relations=True``.
+
+    SpansAndRelations
+        With ``relations=True``: ``(spans, relations)``, the span frame above and one row
+        per relation with the columns ``document, coder, relation, label, head, tail,
+        head_start, head_end, head_label, tail_start, tail_end, tail_label``: ``head`` and
+        ``tail`` are ``T`` ids of the span frame's ``annotation`` column, their offsets
+        and labels joined in (a discontinuous annotation from its first fragment's start
+        to its last fragment's end); sorted by document, coder, head and tail offsets.
 
     Raises
     ------
     ReaderError
         A malformed line (with the file and line number), a zero-length span
         (``T2 PER 6 6``), offsets beyond the text, a text
-        field that does not match the ``.txt`` (with ``check_text=True``), two files
+        field that does not match the ``.txt`` (with ``check_text=True``), an annotation id
+        used twice in a file; with ``relations=True``, a relation or event argument, or an
+        event trigger, that is not an annotation of the file, a relation without exactly
+        two arguments, events that are their own arguments (directly or through nested
+        events); two files
         giving the same (document, coder), or two annotators' ``.txt`` of one document
         that differ (their offsets could not be compared).
     InvalidParameterError
@@ -422,6 +446,13 @@ def read_brat(
     4     sony    bob     33   41       Company      Ericsson
     5     sony    bob     45   57  Organization  mobile phone
     6     sony    bob     75   81       Country        Sweden
+
+    Its relations (alice's ``R1 Partner Arg1:T1 Arg2:T2``; bob marked none):
+
+    >>> spans, relations = io.read_brat(io.example_path("brat"), relations=True)
+    >>> relations[["coder", "relation", "label", "head", "tail", "head_start", "tail_start"]]
+       coder relation    label head tail  head_start  tail_start
+    0  alice       R1  Partner   T1   T2           0          33
     """
     if not isinstance(check_text, bool):
         raise InvalidParameterError(f"`check_text` must be True or False, got {check_text!r}")

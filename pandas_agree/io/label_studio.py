@@ -571,6 +571,13 @@ def read_label_studio(
         Spans: check each span's stored ``value.text`` against the task text at its
         offsets (a mismatch raises, typically an export whose offsets count UTF-16 units).
         Offsets past the end of the text raise whatever this says.
+    relations : bool, default False
+        Spans: also read the ``relation`` results (JSON export only; JSON_MIN drops
+        them). ``direction="right"`` goes from ``from_id`` (head) to ``to_id`` (tail),
+        ``"left"`` the other way; ``"bi"`` has no direction, and the region that starts
+        first in the text is the head. A relation with several labels gives one row per
+        label; ``relation`` is ``"<from_id>-><to_id>"`` (the result's ``id`` where it has
+        one).
 
     Returns
     -------
@@ -589,6 +596,14 @@ def read_label_studio(
         :func:`~pandas_agree.spans_to_units`, :func:`~pandas_agree.span_report` and
         :func:`~pandas_agree.unitizing_alpha` use it when no ``texts=`` is passed.
 
+        ``relations=True``: a :class:`~pandas_agree.io.SpansAndRelations` ``(spans,
+        relations)``: the span frame and one row per relation label, columns ``document,
+        coder, relation, label, head, tail, head_start, head_end, head_label, tail_start,
+        tail_end, tail_label``. ``head`` and ``tail`` are region ids (the span frame's
+        ``region`` column; ``annotation`` there is Label Studio's annotation id), with
+        their offsets and labels joined in; a region with several labels has the
+        frozenset of them as its label.
+
         ``kind="choices"`` / ``"taxonomy"``: one row per annotation that answered the
         control, in file order; columns ``unit`` (the task id), ``coder``, ``value`` and
         ``annotation``. An annotation without an answer gives no row (a missing rating).
@@ -602,7 +617,8 @@ def read_label_studio(
     ReaderError
         Invalid JSON (with the file and line) or a malformed task (with the file and the
         JSON path of the offending item, e.g. ``[2].annotations[0].result[1].value``), such
-        as a zero-length span; a
+        as a zero-length span, or a relation whose ``from_id`` / ``to_id`` is not a span
+        region of its annotation; a
         coder with two annotations of one task under ``on_duplicate="raise"``.
     InvalidParameterError
         A bad ``kind``, ``export``, ``multiple`` or ``path_sep``; a missing
@@ -621,6 +637,10 @@ def read_label_studio(
     2        1     2      0    5   ORG  Alice
     3        1     2      0    5   PER  Alice
     4        1     2     17   22   LOC  Paris
+    >>> spans, relations = io.read_label_studio(path, relations=True)
+    >>> relations[["coder", "label", "head", "tail", "head_label", "tail_label"]]
+      coder       label head tail head_label tail_label
+    0     1    lives_in   r1   r2        PER        LOC
     >>> io.read_label_studio(path, kind="choices", from_name="sentiment")
       unit coder     value annotation
     0    1     1  positive         11

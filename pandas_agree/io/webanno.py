@@ -484,6 +484,17 @@ def read_webanno_tsv(
     check_text : bool, default True
         Check every token against its sentence's ``#Text=`` at its offsets; a mismatch
         raises (a wrong file or an export that counts offsets differently).
+    relation_layer : str, optional
+        Also read this relation layer (``#T_RL=``, full name or unique suffix, e.g.
+        ``"Dependency"``). Its ``BT_`` base type must be ``layer``: the relations link the
+        annotations read as spans. A relation sits on the row of its dependent (target)
+        annotation, and the layer's last column names the governor's (source) unit, with
+        ``[governor_dependent]`` disambiguation ids where an endpoint is ambiguous. The
+        governor is the head, the dependent the tail.
+    relation_feature : str, optional
+        The feature of ``relation_layer`` whose values are the relation labels; needed
+        when the layer has more than one feature (``Dependency`` has ``DependencyType``
+        and ``flavor``).
 
     Returns
     -------
@@ -508,27 +519,38 @@ def read_webanno_tsv(
             The ``[n]`` id for multi-token or stacked annotations, otherwise the token id
             (``"1-4"``) of a single-token annotation.
 
+        With ``relation_layer``: a :class:`~pandas_agree.io.SpansAndRelations` ``(spans,
+        relations)``, the relation frame with one row per relation, columns ``document,
+        coder, relation, label, head, tail, head_start, head_end, head_label, tail_start,
+        tail_end, tail_label``; ``head`` and ``tail`` are values of the span frame's
+        ``annotation`` column; ``relation`` is ``"<dependent unit>/<k>"`` (the k-th relation
+        stacked on that row; the format gives relations no id).
+
         ``frame.attrs["coverage"]`` lists every (document, coder) pair read, including
         files with no annotation of the layer. ``frame.attrs["texts"]`` maps each document
         to its text as rebuilt from the ``#Text=`` lines (characters between sentences,
         which the file does not hold, as spaces); :func:`~pandas_agree.spans_to_units`,
         :func:`~pandas_agree.span_report` and :func:`~pandas_agree.unitizing_alpha` use it
         when no ``texts=`` is passed (``unit="token"`` then splits it at whitespace; pass
-        ``tokens=`` for the file's own tokens). Relation (``#T_RL=``) and chain (``#T_CH=``)
-        layers are not read.
+        ``tokens=`` for the file's own tokens). Chain (``#T_CH=``) layers are not read;
+        relation layers with ``relation_layer``.
 
     Raises
     ------
     ReaderError
         A malformed file (with the file and line number): a missing ``#FORMAT`` line, a
         token line whose number of columns differs from the header, bad ids or offsets, a
-        zero-length (zero-width) annotation, a
+        zero-length (zero-width) annotation, a relation whose governor or dependent is not
+        an annotation of ``layer`` (or is ambiguous), relation columns that do not pair up,
+        a
         multi-token annotation with different values on its tokens or missing from a token
         between its first and last (WebAnno writes a span on every token of its range, so
         the format has no gaps), text mismatches; two files giving the same (document,
         coder); two files of one document whose texts differ.
     InvalidParameterError
-        A missing path, an unknown ``layer`` or ``feature``, a bad rule.
+        A missing path, an unknown ``layer``, ``feature``, ``relation_layer`` or
+        ``relation_feature``, a relation layer whose base type is not ``layer``, a bad
+        rule.
 
     Examples
     --------
