@@ -727,14 +727,22 @@ columns:
   The u-alpha family needs each document's length: the texts of the export.
 
 units:
-  --unit token needs the document texts: brat (the .txt files of a directory export) and
-  CoNLL-2012 (its tokens) give them; for the other formats use --unit char (the default
-  for them). CoNLL-2012 offsets are token indices, so its units are tokens either way.
+  --unit token needs the document texts, which the readers take from the export: brat's
+  .txt files, Label Studio's task text, the #Text= lines of WebAnno/INCEpTION TSV, the
+  records' text of doccano and Prodigy; tokens are the whitespace-separated words. Where
+  an export lacks them use --unit char (the default then). CoNLL-2012 offsets are token
+  indices, so its units are tokens either way.
+
+text checks:
+  brat, Label Studio and WebAnno exports store each span's text; the readers check it
+  against the document text at the span's offsets. --no-check-text reads exports whose
+  stored texts differ (offsets past the end of the text are refused all the same).
 
 examples:
   pandas-agree spans annotations/ --format brat --by document
   pandas-agree spans export.json --format labelstudio --unit char
   pandas-agree spans annotations/ --format brat --measures u_alpha,cu_alpha,f1_exact
+  pandas-agree spans annotations/ --format brat --no-check-text
 """
 
 
@@ -766,6 +774,13 @@ def _add_spans_parser(sub: Any) -> None:
         help="comma-separated measures (columns); see below",
     )
     sp.add_argument(
+        "--no-check-text",
+        dest="check_text",
+        action="store_false",
+        help="brat, labelstudio, webanno: do not compare each span's stored text with the "
+        "document text at its offsets",
+    )
+    sp.add_argument(
         "--output-format",
         dest="format",
         choices=OUTPUT_FORMATS,
@@ -778,24 +793,11 @@ def _add_spans_parser(sub: Any) -> None:
     sp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
 
 
-def _brat_texts(root: Path, spans: pd.DataFrame) -> dict[Any, str] | None:
-    """The .txt of every document of a brat directory (root/<coder>/<document>.txt)."""
-    if not root.is_dir():
-        return None
-    texts: dict[Any, str] = {}
-    for doc in pd.unique(spans["document"]):
-        for sub in sorted(p for p in root.iterdir() if p.is_dir()):
-            txt = sub / f"{doc}.txt"
-            if txt.is_file():
-                texts[doc] = txt.read_text(encoding="utf-8")
-                break
-        else:
-            return None
-    return texts
+_CHECKS_TEXT = ("brat", "labelstudio", "webanno")
 
 
-def _read_spans(path: str, fmt: str) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """The span frame of an export and what the units need (texts or tokens)."""
+def _read_spans(path: str, fmt: str, check_text: bool = True) -> pd.DataFrame:
+    """The span frame of an export (its ``attrs`` hold the texts where the export has them)."""
     if not Path(path).exists():
         raise CLIError(f"no such file or directory: {path!r}")
     try:
@@ -812,24 +814,14 @@ def _read_spans(path: str, fmt: str) -> tuple[pd.DataFrame, dict[str, Any]]:
     reader = getattr(readers, name, None)
     if reader is None:
         raise CLIError(f"--format {fmt} needs pandas_agree.io.{name}, which this version lacks")
-    extra: dict[str, Any] = {}
-    if fmt == "conll2012":
-        spans, tokens = reader(path, tokens=True)
-        toks = tokens[["document", "token"]].drop_duplicates()
-        extra["tokens"] = pd.DataFrame(
-            {
-                "document": toks["document"].to_numpy(),
-                "start": toks["token"].to_numpy(),
-                "end": toks["token"].to_numpy() + 1,
-            }
+    if check_text:
+        return reader(path)
+    if fmt not in _CHECKS_TEXT:
+        raise CLIError(
+            f"--no-check-text applies to --format {', '.join(_CHECKS_TEXT)} (the exports that "
+            f"store each span's text), not to --format {fmt}"
         )
-    else:
-        spans = reader(path)
-        if fmt == "brat":
-            texts = _brat_texts(Path(path), spans)
-            if texts is not None:
-                extra["texts"] = texts
-    return spans, extra
+    return reader(path, check_text=False)
 
 
 def _span_measures(text: str | None) -> list[str] | None:
@@ -848,19 +840,19 @@ def _span_measures(text: str | None) -> list[str] | None:
 def _run_spans(args: argparse.Namespace) -> str:
     from ..spans import span_report
 
-    spans, extra = _read_spans(args.file, args.span_format)
+    spans = _read_spans(args.file, args.span_format, args.check_text)
+    has_texts = isinstance(spans.attrs.get("texts"), dict)
+    token_offsets = isinstance(spans.attrs.get("n_tokens"), dict)  # CoNLL-2012
     unit = args.span_unit
     if unit is None:
-        unit = "token" if extra else "char"
-    if unit == "token" and not extra:
+        unit = "token" if has_texts or token_offsets else "char"
+    if unit == "token" and not (has_texts or token_offsets):
         raise CLIError(
-            f"--unit token needs the document texts, which --format {args.span_format} does "
-            "not give here; use --unit char"
+            f"--unit token needs the document texts, which this --format {args.span_format} "
+            "export does not hold for every document; use --unit char"
         )
-    if unit == "char" and "tokens" in extra:
+    if unit == "char" and token_offsets:
         unit = "token"  # CoNLL-2012 positions are tokens
-    if unit == "char":
-        extra.pop("tokens", None)
     if len(spans) == 0:
         raise CLIError(f"no spans in {args.file!r}")
     coverage = spans.attrs.get("coverage")
@@ -870,7 +862,6 @@ def _run_spans(args: argparse.Namespace) -> str:
         by_document=args.span_by == "document",
         coverage=coverage,
         measures=_span_measures(args.span_measures),
-        **extra,
     )
     table.insert(0, "unit", unit)
     return format_table(table, args.format, args.digits)
@@ -937,6 +928,7 @@ def _cli_message(message: str) -> str:
         r"on_duplicate='first', 'last' or 'union'", "--on-duplicate first, last or union", message
     )
     message = message.replace("is not in the DataFrame", "is not in the file")
+    message = message.replace("pass check_text=False", "pass --no-check-text")
     return message.replace("; a callable d(a, b) -> float also works", "")
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 
 from ..declare import declared
 from ..errors import AgreementError, DegenerateDataWarning, InvalidParameterError
+from ._attrs import reader_lengths, texts_or_tokens, without_attrs
 from ._frame import validate
 from .f1 import ALL_LABELS, span_f1
 from .unitizing import unitizing_alpha
@@ -299,7 +300,9 @@ def span_report(
     by_document : bool, default False
     texts, tokens, coders, coverage : see :func:`spans_to_units`
         (``coverage``: who counts as having labelled nothing in the units, and which
-        documents each pair of coders is compared on for F1)
+        documents each pair of coders is compared on for F1). Without ``texts`` and
+        ``tokens``, those a reader of :mod:`pandas_agree.io` recorded in ``spans.attrs``
+        are used, for the units and for the continuum of :math:`\alpha_U`.
     measures : list of names or mapping, optional
         Names from :data:`MEASURES` (default :data:`DEFAULT_MEASURES`), or a mapping name
         -> function of a :class:`ReportContext` returning a mapping of columns.
@@ -342,10 +345,16 @@ def span_report(
     v = validate(spans, document, coder, start, end, label)
     cols = {"document": document, "coder": coder, "start": start, "end": end, "label": label}
     continuum = None
+    if texts is None and tokens is None:
+        continuum = reader_lengths(spans, v.documents)
+        texts, tokens = texts_or_tokens(spans, texts, tokens, unit, document, start, end)
+    recorded = spans.attrs.get("texts")
+    # what a reader recorded is taken here once: the calls below get it explicitly
+    spans = without_attrs(spans)
     if texts is not None and isinstance(texts, Mapping):
         continuum = {d: len(t) for d, t in texts.items() if isinstance(t, str) and len(t) > 0}
         continuum = {d: n for d, n in continuum.items() if d in set(v.documents)} or None
-    all_texts = texts if isinstance(texts, Mapping) else spans.attrs.get("texts")
+    all_texts = texts if isinstance(texts, Mapping) else recorded
     lengths = None
     if isinstance(all_texts, Mapping):
         lengths = {d: len(t) for d, t in all_texts.items() if isinstance(t, str)}
