@@ -45,7 +45,7 @@ __all__ = ["read_label_studio"]
 _KINDS = ("spans", "choices", "taxonomy")
 _EXPORTS = ("json", "json_min")
 _DUPLICATES = ("raise", "first", "last")
-_SORT = ("document", "coder", "start", "end", "label", "annotation", "region")
+_SORT = ("document", "coder", "start", "end", "label", "submission", "annotation")
 
 
 def _load(path: Path) -> list[Any]:
@@ -229,8 +229,8 @@ def _span_rows(
             "label",
             "text",
             "from_name",
+            "submission",
             "annotation",
-            "region",
         )
     }
     coverage: set[Any] = set()
@@ -285,8 +285,8 @@ def _span_rows(
             rows["label"].append(label)
             rows["text"].append(value.get("text"))
             rows["from_name"].append(name)
-            rows["annotation"].append(ann.ident)
-            rows["region"].append(region)
+            rows["submission"].append(ann.ident)
+            rows["annotation"].append(region)
 
     for kind, ann in _read_annotations(files, export, on_duplicate, text_key):
         coverage.add((ann.document, ann.coder))
@@ -429,7 +429,7 @@ def _unit_rows(
     text_key: str | None,
     sep_name: str = "path_sep",
 ) -> dict[str, list[Any]]:
-    rows: dict[str, list[Any]] = {name: [] for name in ("unit", "coder", "value", "annotation")}
+    rows: dict[str, list[Any]] = {name: [] for name in ("unit", "coder", "value", "submission")}
     names_seen: set[Any] = set()
 
     def add(ann: _Annotation, values, where):
@@ -446,7 +446,7 @@ def _unit_rows(
         rows["unit"].append(ann.document)
         rows["coder"].append(ann.coder)
         rows["value"].append(value)
-        rows["annotation"].append(ann.ident)
+        rows["submission"].append(ann.ident)
 
     for file_kind, ann in _read_annotations(files, export, on_duplicate, text_key):
         path = ann.path
@@ -589,7 +589,9 @@ def read_label_studio(
         offsets into the task text, end exclusive, as Label Studio stores them: Python
         string offsets since Label Studio 1.4; older versions counted UTF-16 units, so a
         span after an emoji was off by one), ``label``, ``text``, ``from_name``,
-        ``annotation`` (the annotation id) and ``region`` (the result id; None in JSON_MIN).
+        ``submission`` (Label Studio's annotation id: one coder's work on one task) and
+        ``annotation`` (the id of the span, Label Studio's region id; None in JSON_MIN), the
+        column that identifies one annotated span in every reader.
         ``frame.attrs["coverage"]`` lists every (document, coder) pair read, including
         annotations without spans. ``frame.attrs["texts"]`` maps each task id to its text
         (``data.text`` or ``text_key``) when every task read has one;
@@ -600,13 +602,14 @@ def read_label_studio(
         relations)``: the span frame and one row per relation label, columns ``document,
         coder, relation, label, head, tail, head_start, head_end, head_label, tail_start,
         tail_end, tail_label``. ``head`` and ``tail`` are region ids (the span frame's
-        ``region`` column; ``annotation`` there is Label Studio's annotation id), with
-        their offsets and labels joined in; a region with several labels has the
+        ``annotation`` column), with their offsets and labels joined in; a region with
+        several labels has the
         frozenset of them as its label.
 
         ``kind="choices"`` / ``"taxonomy"``: one row per annotation that answered the
         control, in file order; columns ``unit`` (the task id), ``coder``, ``value`` and
-        ``annotation``. An annotation without an answer gives no row (a missing rating).
+        ``submission`` (Label Studio's annotation id). An annotation without an answer gives no row
+        (a missing rating).
 
         Cancelled (skipped) annotations are not read: the annotator declined the task.
         Results of other controls (``hypertextlabels``, ``rectanglelabels``, ...) are not
@@ -642,7 +645,7 @@ def read_label_studio(
       coder       label head tail head_label tail_label
     0     1    lives_in   r1   r2        PER        LOC
     >>> io.read_label_studio(path, kind="choices", from_name="sentiment")
-      unit coder     value annotation
+      unit coder     value submission
     0    1     1  positive         11
     1    1     2   neutral         12
     """

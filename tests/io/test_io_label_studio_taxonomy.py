@@ -63,7 +63,7 @@ def _json_min(tmp_path, paths_by_coder):
 def test_paths_are_frozensets_by_default(write, tmp_path):
     path = write(tmp_path, {"a": PATHS_A, "b": PATHS_B})
     frame = io.read_label_studio(path, kind="taxonomy", from_name="tax")
-    assert list(frame.columns) == ["unit", "coder", "value", "annotation"]
+    assert list(frame.columns) == ["unit", "coder", "value", "submission"]
     assert frame["value"].tolist() == [
         frozenset({"Animal/Mammal/Dog", "Animal/Bird"}),
         frozenset({"Animal/Mammal/Cat"}),  # one path is a set of one, not a string

@@ -108,7 +108,7 @@ def test_label_studio_fixture_every_row():
     # Acme with two labels (head_label the frozenset of both), d -> e right with two labels
     # (one row each).
     result = io.read_label_studio(DATA / "label_studio.json", relations=True)
-    check_schema(result, "region")
+    check_schema(result, "annotation")
     both = frozenset({"ORG", "PER"})
     assert rows(result.relations) == [
         (1, 1, "a->b", "Owns", "a", "b", 0, 4, "ORG", 12, 16, "ORG"),
