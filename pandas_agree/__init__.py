@@ -15,6 +15,8 @@ AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 from ._lazy import register_on_import
@@ -39,6 +41,7 @@ _SUBMODULES = (
     "weights",
 )
 _NAMES: dict[str, tuple[str, ...]] = {
+    "alpha.disagreements": ("disagreements",),
     "pyramid_scoring": (
         "pyramid_scores",
         "pyramid_sizes",
@@ -106,6 +109,25 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
+class _Package(types.ModuleType):
+    """The type of this package's module: a public function keeps its name beside a folder.
+
+    Importing ``pandas_agree.alpha.disagreements`` makes the import system bind the folder
+    ``pandas_agree.alpha`` on this module as ``alpha``, which would replace the function
+    ``pa.alpha``. A submodule named like a public function is therefore not bound here; it
+    stays in ``sys.modules``, where ``from pandas_agree.alpha.disagreements import ...``
+    finds it.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _MODULE_OF and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
 if TYPE_CHECKING:  # what IDEs and type checkers see
     from . import (
         coref,
@@ -121,6 +143,7 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
         spans,
         weights,
     )
+    from .alpha.disagreements import disagreements
     from .association import DiceResult, dice_association
     from .categories import category_agreement
     from .coefficient_registry import available_coefficients, register_coefficient
@@ -207,6 +230,7 @@ __all__ = [
     "counts_to_long",
     "datasets",
     "dice_association",
+    "disagreements",
     "distances",
     "errors",
     "fleiss_kappa",

@@ -123,6 +123,7 @@ class AgreeAccessor:
     # Diagnostics (pandas_agree.diagnostics)
     pairwise = ForwardTo("diagnostics")
     summary = ForwardTo("diagnostics")
+    disagreements = ForwardTo("alpha.disagreements")
 
     # Converters (pandas_agree.coref, pandas_agree.pyramid)
     chains_to_codes = ForwardTo("coref")

@@ -26,7 +26,7 @@ When the alignment of units matters more than their positions, Mathet et al.'s (
 
 from __future__ import annotations
 
-from .f1 import ALL_LABELS, span_f1
+from .f1 import ALL_LABELS, span_f1, unmatched_pairs
 from .kappa import span_kappa
 from .report import span_report
 from .unitizing import UnitizingAlphaResult, unitizing_alpha
@@ -40,5 +40,6 @@ __all__ = [
     "span_report",
     "spans_to_units",
     "unitizing_alpha",
+    "unmatched_pairs",
     "whitespace_tokens",
 ]
