@@ -140,11 +140,11 @@ def ranked_disagreements(
     _check_coder_names(coders, fixed)
     frame = pd.DataFrame(
         {
-            unit_name: by_unit.index.to_numpy(dtype=object) if k else np.array([], dtype=object),
+            unit_name: pd.Series(by_unit.index.to_numpy(dtype=object), dtype=object),
             **{c: by_unit[c].to_numpy() for c in RANK_COLUMNS},
-        },
-        index=pd.RangeIndex(1, k + 1, name="rank"),
+        }
     )
+    frame.index = pd.RangeIndex(1, k + 1, name="rank")
     values_frame = pd.DataFrame(grid, columns=coders, index=frame.index, dtype=object)
     return pd.concat([frame, values_frame], axis=1)
 
@@ -276,15 +276,26 @@ def disagreements(
         warnings.simplefilter("ignore", DegenerateDataWarning)
         if not by_cols:
             result = pa.alpha(
-                data, distance, unit=unit, coder=coder, value=value, categories=categories,
-                on_duplicate=on_duplicate, weights=weights, sep=sep,
+                data,
+                distance,
+                unit=unit,
+                coder=coder,
+                value=value,
+                categories=categories,
+                on_duplicate=on_duplicate,
+                weights=weights,
+                sep=sep,
             )
             return ranked_disagreements(result, top, unit_name=unit)
         nested, labels = _nested(data, by_cols, unit, coder, value)
         try:
             result = pa.alpha(
-                nested, distance, categories=categories, on_duplicate=on_duplicate,
-                weights=weights, sep=sep,
+                nested,
+                distance,
+                categories=categories,
+                on_duplicate=on_duplicate,
+                weights=weights,
+                sep=sep,
             )
         except DuplicateRatingError:
             raise _duplicates(data, by_cols, unit, coder, value) from None
@@ -293,9 +304,12 @@ def disagreements(
     ranked = ranked_disagreements(result, top, unit_name="__unit__")
     keys = labels[ranked["__unit__"].to_numpy(dtype=np.intp)]
     front = pd.DataFrame(
-        {name: keys.get_level_values(i).to_numpy(dtype=object) for i, name in enumerate(names)},
-        index=ranked.index,
+        {
+            name: pd.Series(keys.get_level_values(i).to_numpy(dtype=object), dtype=object)
+            for i, name in enumerate(names)
+        }
     )
+    front.index = ranked.index
     return pd.concat([front, ranked.drop(columns="__unit__")], axis=1)
 
 
@@ -400,8 +414,15 @@ def span_disagreements(
 
     top = _check_top(top)
     pairs = unmatched_pairs(
-        spans, match, coders=coders, coverage=coverage, document=document, coder=coder,
-        start=start, end=end, label=label,
+        spans,
+        match,
+        coders=coders,
+        coverage=coverage,
+        document=document,
+        coder=coder,
+        start=start,
+        end=end,
+        label=label,
     )
     first = pairs["start_a"].fillna(pairs["start_b"]).to_numpy(dtype=np.int64)
     try:
@@ -425,20 +446,24 @@ def span_disagreements(
     kind[~same_place & same_label] = "boundary"
     kind[a_only] = "only a"
     kind[b_only] = "only b"
+
+    def text(values: Any) -> pd.Series:  # labels and texts keep None on an absent side
+        return pd.Series(np.asarray(values, dtype=object), dtype=object)
+
     out = pd.DataFrame(
         {
-            "document": pairs["document"].to_numpy(dtype=object),
-            "coder_a": pairs["coder_a"].to_numpy(dtype=object),
-            "coder_b": pairs["coder_b"].to_numpy(dtype=object),
-            "kind": kind,
+            "document": text(pairs["document"]),
+            "coder_a": text(pairs["coder_a"]),
+            "coder_b": text(pairs["coder_b"]),
+            "kind": text(kind),
             "start_a": pairs["start_a"],
             "end_a": pairs["end_a"],
-            "label_a": pairs["label_a"],
-            "text_a": _snippets(texts, pairs["document"], pairs["start_a"], pairs["end_a"]),
+            "label_a": text(pairs["label_a"]),
+            "text_a": text(_snippets(texts, pairs["document"], pairs["start_a"], pairs["end_a"])),
             "start_b": pairs["start_b"],
             "end_b": pairs["end_b"],
-            "label_b": pairs["label_b"],
-            "text_b": _snippets(texts, pairs["document"], pairs["start_b"], pairs["end_b"]),
+            "label_b": text(pairs["label_b"]),
+            "text_b": text(_snippets(texts, pairs["document"], pairs["start_b"], pairs["end_b"])),
         }
     )
     out.index = pd.RangeIndex(1, len(out) + 1, name="rank")

@@ -335,15 +335,19 @@ def _unmatched_frame(
         return {
             "start": pd.arrays.IntegerArray(v.start[at].astype(np.int64), ~present),
             "end": pd.arrays.IntegerArray(v.end[at].astype(np.int64), ~present),
-            "label": np.where(present, labels[v.label[at]] if at.size else at, None),
+            "label": pd.Series(
+                np.where(present, labels[v.label[at]] if at.size else at, None), dtype=object
+            ),
         }
 
     sa, sb = side(first), side(second)
     return pd.DataFrame(
         {
-            "coder_a": np.full(first.size, coder_a, dtype=object),
-            "coder_b": np.full(first.size, coder_b, dtype=object),
-            "document": v.documents.to_numpy(dtype=object)[doc] if first.size else doc,
+            "coder_a": pd.Series(np.full(first.size, coder_a, dtype=object), dtype=object),
+            "coder_b": pd.Series(np.full(first.size, coder_b, dtype=object), dtype=object),
+            "document": pd.Series(
+                v.documents.to_numpy(dtype=object)[doc] if first.size else doc, dtype=object
+            ),
             "row_a": first.astype(np.int64),
             "row_b": second.astype(np.int64),
             "start_a": sa["start"],
