@@ -40,7 +40,13 @@ from pandas_agree.errors import (
     ValueTypeError,
 )
 
-__all__ = ["RANK_COLUMNS", "disagreements", "ranked_disagreements", "span_disagreements"]
+__all__ = [
+    "RANK_COLUMNS",
+    "disagreements",
+    "nested_units",
+    "ranked_disagreements",
+    "span_disagreements",
+]
 
 #: The columns of :func:`disagreements` after the unit (and its groups), before the coders.
 RANK_COLUMNS = ("share", "disagreement", "mean_distance", "n_values")
@@ -71,7 +77,11 @@ def _result_of(result: Any) -> Any:
 
 
 def ranked_disagreements(
-    result: Any, top: int | None = 50, *, unit_name: Hashable = "unit"
+    result: Any,
+    top: int | None = 50,
+    *,
+    unit_name: Hashable = "unit",
+    unit_keys: pd.MultiIndex | None = None,
 ) -> pd.DataFrame:
     """The units of an alpha ranked by their share of its observed disagreement.
 
@@ -83,6 +93,10 @@ def ranked_disagreements(
         Keep the first ``top`` units; ``None`` keeps every unit with some disagreement.
     unit_name : hashable, default "unit"
         Name of the unit column.
+    unit_keys : pandas.MultiIndex, optional
+        The group and unit labels of units nested in groups (from :func:`nested_units`,
+        whose unit codes the result's units are): they replace the unit column, one column
+        per level, named by the levels.
 
     Returns
     -------
@@ -136,14 +150,16 @@ def ranked_disagreements(
         coded.value_codes[chosen]
     ]
     coders = coded.coders[rated]
-    fixed = [unit_name, *RANK_COLUMNS]
-    _check_coder_names(coders, fixed)
-    frame = pd.DataFrame(
-        {
-            unit_name: pd.Series(by_unit.index.to_numpy(dtype=object), dtype=object),
-            **{c: by_unit[c].to_numpy() for c in RANK_COLUMNS},
+    if unit_keys is None:
+        front = {unit_name: pd.Series(by_unit.index.to_numpy(dtype=object), dtype=object)}
+    else:
+        keys = unit_keys[by_unit.index.to_numpy(dtype=np.intp)]
+        front = {
+            name: pd.Series(keys.get_level_values(i).to_numpy(dtype=object), dtype=object)
+            for i, name in enumerate(unit_keys.names)
         }
-    )
+    _check_coder_names(coders, [*front, *RANK_COLUMNS])
+    frame = pd.DataFrame({**front, **{c: by_unit[c].to_numpy() for c in RANK_COLUMNS}})
     frame.index = pd.RangeIndex(1, k + 1, name="rank")
     values_frame = pd.DataFrame(grid, columns=coders, index=frame.index, dtype=object)
     return pd.concat([frame, values_frame], axis=1)
@@ -287,7 +303,7 @@ def disagreements(
                 sep=sep,
             )
             return ranked_disagreements(result, top, unit_name=unit)
-        nested, labels = _nested(data, by_cols, unit, coder, value)
+        nested, keys = nested_units(data, by_cols, unit=unit, coder=coder, value=value)
         try:
             result = pa.alpha(
                 nested,
@@ -299,24 +315,52 @@ def disagreements(
             )
         except DuplicateRatingError:
             raise _duplicates(data, by_cols, unit, coder, value) from None
-    names = [*by_cols, unit]
-    _check_coder_names(result.fit.coded.coders, [*names, *RANK_COLUMNS])
-    ranked = ranked_disagreements(result, top, unit_name="__unit__")
-    keys = labels[ranked["__unit__"].to_numpy(dtype=np.intp)]
-    front = pd.DataFrame(
-        {
-            name: pd.Series(keys.get_level_values(i).to_numpy(dtype=object), dtype=object)
-            for i, name in enumerate(names)
-        }
-    )
-    front.index = ranked.index
-    return pd.concat([front, ranked.drop(columns="__unit__")], axis=1)
+    return ranked_disagreements(result, top, unit_keys=keys)
 
 
-def _nested(
-    data: pd.DataFrame, by: list[Hashable], unit: Hashable, coder: Hashable, value: Hashable
+def nested_units(
+    data: pd.DataFrame,
+    by: Sequence[Hashable],
+    *,
+    unit: Hashable = "unit",
+    coder: Hashable = "coder",
+    value: Hashable = "value",
 ) -> tuple[pd.DataFrame, pd.MultiIndex]:
-    """Long data whose unit is the code of (groups..., unit): units nested in their group."""
+    """Long data whose units are nested in their groups, and the labels of the new units.
+
+    Unit ``7`` of two groups becomes two units, as in :func:`pandas_agree.report`.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Long data. Not modified.
+    by : list of column names
+        The grouping columns.
+    unit, coder, value : hashable
+        Column names.
+
+    Returns
+    -------
+    nested : pandas.DataFrame
+        Columns ``unit`` (an integer code per (groups..., unit)), ``coder`` and ``value``,
+        with the index of ``data``.
+    keys : pandas.MultiIndex
+        The (groups..., unit) labels of each code, levels named by ``by`` and ``unit``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pandas_agree.alpha.disagreements import nested_units
+    >>> df = pd.DataFrame({"g": ["a", "a", "b"], "unit": [1, 1, 1], "coder": ["x", "y", "x"],
+    ...                    "value": [0, 1, 1]})
+    >>> nested, keys = nested_units(df, ["g"])
+    >>> nested["unit"].tolist(), keys.tolist()
+    ([0, 0, 1], [('a', 1), ('b', 1)])
+    """
+    by = list(by)
+    _columns(data, unit=unit, coder=coder, value=value)
+    for col in by:
+        _columns(data, by=col)
     for param, col in [*(("by", c) for c in by), ("unit", unit)]:
         missing = data[col].isna().to_numpy()
         if missing.any():
