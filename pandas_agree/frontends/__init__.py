@@ -1,0 +1,1 @@
+"""Adapters between the statistics and the people who use them: pages, commands, accessors."""
