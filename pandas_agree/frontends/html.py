@@ -564,6 +564,8 @@ def report_page(
     >>> page = report_page(pa.datasets.masi_figures(), ["nominal", "masi"], by="figure")
     >>> page
     ReportPage(kind='report', alphas=('nominal', 'masi'), rows=4, items=13 of 13, notes=0)
+    >>> page.labels.loc["x", ["n_ratings", "alpha"]].round(3).tolist()
+    [9.0, 0.837]
     >>> round(float(page), 3)
     -0.136
     >>> page.to_html().startswith("<!DOCTYPE html>")
@@ -581,23 +583,48 @@ def report_page(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DegenerateDataWarning)
         table = pa.report(
-            data, distance, by, unit=unit, coder=coder, value=value, categories=categories,
-            on_duplicate=on_duplicate, weights=weights, sep=sep, ci=ci, ci_method=ci_method,
-            n_boot=n_boot, rng=rng, coefficients=coefficients, progress=progress,
-        )  # fmt: skip
+            data,
+            distance,
+            by,
+            unit=unit,
+            coder=coder,
+            value=value,
+            categories=categories,
+            on_duplicate=on_duplicate,
+            weights=weights,
+            sep=sep,
+            ci=ci,
+            ci_method=ci_method,
+            n_boot=n_boot,
+            rng=rng,
+            coefficients=coefficients,
+            progress=progress,
+        )
     by_cols = _as_list(by)
     alphas = _alpha_columns(table)
     first = _as_list(distance)[0]
     given = {
         k: v
         for k, v in {
-            "distance": distance, "by": by, "unit": unit, "coder": coder, "value": value,
-            "categories": categories, "on_duplicate": on_duplicate, "weights": weights,
-            "sep": sep, "ci": ci, "ci_method": ci_method, "n_boot": n_boot, "rng": rng,
-            "coefficients": coefficients, "top": top, "digits": digits,
+            "distance": distance,
+            "by": by,
+            "unit": unit,
+            "coder": coder,
+            "value": value,
+            "categories": categories,
+            "on_duplicate": on_duplicate,
+            "weights": weights,
+            "sep": sep,
+            "ci": ci,
+            "ci_method": ci_method,
+            "n_boot": n_boot,
+            "rng": rng,
+            "coefficients": coefficients,
+            "top": top,
+            "digits": digits,
         }.items()
         if not _is_default(report_page, k, v)
-    }  # fmt: skip
+    }
     keys = None
     frame, cols = data, {"unit": unit, "coder": coder, "value": value}
     if by_cols:
@@ -616,6 +643,7 @@ def report_page(
             "needs units that at least two coders rated."
         )
     pairwise = coders_table = labels = None
+    labels_metric = "agreement per category (nominal)"
     items = pd.DataFrame()
     n_items = 0
     coded = None
@@ -644,7 +672,9 @@ def report_page(
                 f"Agreement between every two coders is shown for at most "
                 f"{MAX_PAIRWISE_CODERS} coders; these data have {n_rated:,}."
             )
-        labels, why = _category_table(frame, cols, categories, on_duplicate, result)
+        labels, why, labels_metric = _category_table(
+            frame, cols, categories, on_duplicate, result
+        )
         if why:
             notes.append(why)
         total_units = len(coded.units)
@@ -714,7 +744,7 @@ def report_page(
         coders=coders_table,
         coders_distance=alphas[0] if alphas else name,
         labels=labels,
-        labels_metric="agreement per category (nominal)",
+        labels_metric=labels_metric,
         items=items,
         n_items=n_items,
         notes=tuple(notes),
@@ -739,27 +769,34 @@ def _data_fact(source: str | None, n: int, word: str) -> str:
     return where + _count(n, word)
 
 
+#: Most (rating, label) pairs for which the per-label table of set values is computed.
+MAX_LABEL_PAIRS = 5_000_000
+
+
 def _category_table(
     frame: pd.DataFrame,
     cols: Mapping[str, Hashable],
     categories: Any,
     on_duplicate: Any,
     result: Any,
-) -> tuple[pd.DataFrame | None, str | None]:
-    """:func:`pandas_agree.category_agreement` where it applies, else why not."""
+) -> tuple[pd.DataFrame | None, str | None, str]:
+    """The per-label table, or why there is none, and what it holds in words.
+
+    Scalar values: :func:`pandas_agree.category_agreement`. Set values: for each label,
+    the category agreement of the data recoded to "the set holds the label" or not (the
+    row of ``True``), so a label's alpha is Krippendorff's alpha for that one value.
+    """
     import pandas_agree as pa
 
     coded = result.fit.coded
     if coded.is_set:
-        return None, (
-            "Agreement per label is computed for one value per rating; these values are "
-            "sets (see the list of items to adjudicate for the labels in question)."
-        )
+        return _set_label_table(coded)
+    metric = "agreement per category (nominal)"
     if result.n_values > MAX_LABELS:
         return None, (
             f"Agreement per category is shown for at most {MAX_LABELS} distinct values; "
             f"these data have {result.n_values:,}."
-        )
+        ), metric
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -767,8 +804,42 @@ def _category_table(
                 frame, categories=categories, on_duplicate=on_duplicate, **cols
             )
     except (AgreementError, ValueTypeError) as exc:
-        return None, f"Agreement per category could not be computed: {exc}"
-    return table, None
+        return None, f"Agreement per category could not be computed: {exc}", metric
+    return table, None, metric
+
+
+def _set_label_table(coded: Any) -> tuple[pd.DataFrame | None, str | None, str]:
+    import pandas_agree as pa
+
+    metric = "agreement per label: each label present or absent in a coder's set (nominal)"
+    sets = coded.values.to_numpy(dtype=object)
+    labels = pd.unique(pd.Series([x for s in sets for x in s], dtype=object))
+    if len(labels) > MAX_LABELS or len(labels) * coded.n_ratings > MAX_LABEL_PAIRS:
+        return None, (
+            f"Agreement per label is computed for at most {MAX_LABELS} labels and "
+            f"{MAX_LABEL_PAIRS:,} (rating, label) pairs; these data have {len(labels):,} "
+            f"labels in {coded.n_ratings:,} ratings."
+        ), metric
+    try:
+        labels = sorted(labels)
+    except TypeError:  # labels of mixed types do not sort: order of appearance
+        pass
+    rows = []
+    for item in labels:
+        holds = np.fromiter((item in s for s in sets), dtype=bool, count=len(sets))
+        binary = pd.DataFrame(
+            {
+                "unit": coded.unit_codes,
+                "coder": coded.coder_codes,
+                "value": holds[coded.value_codes],
+            }
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            table = pa.category_agreement(binary, categories=[False, True])
+        rows.append(table.loc[True])
+    out = pd.DataFrame(rows, index=pd.Index(labels, name="label", dtype=object))
+    return out.astype({"n_ratings": np.int64}), None, metric
 
 
 def _group_notes(table: pd.DataFrame, word: str) -> list[str]:
@@ -866,9 +937,15 @@ def span_report_page(
     cols = {"document": document, "coder": coder, "start": start, "end": end, "label": label}
     coverage = None if coverage is None else list(coverage)
     table = pa.span_report(
-        spans, unit, by_document=by_document, texts=texts, tokens=tokens, coders=coders,
-        coverage=coverage, **cols,
-    )  # fmt: skip
+        spans,
+        unit,
+        by_document=by_document,
+        texts=texts,
+        tokens=tokens,
+        coders=coders,
+        coverage=coverage,
+        **cols,
+    )
     notes = _group_notes(table, "document")
     alphas = ("alpha_masi", "alpha_nominal", "alpha_u")
     scores = ("f1_exact", "f1_overlap")
@@ -934,11 +1011,16 @@ def span_report_page(
     given = {
         k: v
         for k, v in {
-            "unit": unit, "by_document": by_document, "match": match, "top": top,
-            "digits": digits, "coders": coders, "texts": "{...}" if texts is not None else None,
+            "unit": unit,
+            "by_document": by_document,
+            "match": match,
+            "top": top,
+            "digits": digits,
+            "coders": coders,
+            "texts": "{...}" if texts is not None else None,
         }.items()
         if not _is_default(span_report_page, k, v) and not (k == "texts" and v is None)
-    }  # fmt: skip
+    }
     the_call = call or _python_call("span_report_page", "spans", given)
     facts.append(("Call", the_call))
     return ReportPage(
@@ -1066,9 +1148,7 @@ def _table(
     for i, label in enumerate(frame.index):
         parts = label if isinstance(label, tuple) else (label,)
         cells = "".join(f'<th scope="row">{_esc(_show(p))}</th>' for p in parts) if index else ""
-        cells += "".join(
-            _cell(v, digits, numeric=num) for v, num in zip(values[i], numeric)
-        )
+        cells += "".join(_cell(v, digits, numeric=num) for v, num in zip(values[i], numeric))
         rows.append(f"<tr>{cells}</tr>")
     body, tail = rows[: len(rows) - foot], rows[len(rows) - foot :]
     foot_html = f"<tfoot>{''.join(tail)}</tfoot>" if foot and tail else ""
@@ -1088,8 +1168,7 @@ def _verdict(alpha: float) -> tuple[str, str, str]:
         return (
             "high",
             "reliable",
-            f"At or above {high:.3f}: the level Krippendorff asks for before relying on "
-            "the data.",
+            f"At or above {high:.3f}: the level Krippendorff asks for before relying on the data.",
         )
     if alpha >= low:
         return (
@@ -1217,8 +1296,16 @@ def _group_section(page: ReportPage, figures: Mapping[str, str | None], plotting
         caption = "Alpha per distance over all the data (no groups)."
     else:
         caption = f"Alpha per {word}, then over all {word}s (last row)."
-    html_table = _table(frame, page.digits, caption=caption, table_id="groups", foot=1,
-                        headers=headers, hidden=hidden, index_name=word)  # fmt: skip
+    html_table = _table(
+        frame,
+        page.digits,
+        caption=caption,
+        table_id="groups",
+        foot=1,
+        headers=headers,
+        hidden=hidden,
+        index_name=word,
+    )
     figure = _figure_html(
         figures.get("forest"),
         plotting,
@@ -1309,26 +1396,35 @@ def _labels_section(page: ReportPage) -> str:
         note = ""
         if len(frame) > MAX_LABEL_ROWS:
             note = (
-                f'<p class="note">{len(frame):,} labels: the first {MAX_LABEL_ROWS} are '
-                "shown.</p>"
+                f'<p class="note">{len(frame):,} labels: the first {MAX_LABEL_ROWS} are shown.</p>'
             )
             frame = frame.iloc[:MAX_LABEL_ROWS]
         if page.kind == "report":
             text = (
-                "<p>For each category: <em>specific agreement</em> (the chance that a second "
-                "rating of a unit is this category, given that one is), the category's kappa "
-                "and alpha (this category against all others).</p>"
+                "<p>For each category (or each label of a set): <em>specific agreement</em> "
+                "(the chance that a second rating of a unit has it, given that one has), its "
+                "kappa and alpha (it against everything else).</p>"
             )
         else:
             text = (
                 "<p>For each label: spans of the label, spans matched between coders, and F1 "
                 "(precision and recall pooled over every pair of coders), lowest F1 first.</p>"
             )
-        body = text + note + _table(
-            frame, page.digits, caption=f"{page.labels_metric}.", table_id="labels",
-            headers={"specific_agreement": "specific agreement", "n_ratings": "ratings",
-                     "n_spans": "spans"},
-        )  # fmt: skip
+        body = (
+            text
+            + note
+            + _table(
+                frame,
+                page.digits,
+                caption=f"{page.labels_metric}.",
+                table_id="labels",
+                headers={
+                    "specific_agreement": "specific agreement",
+                    "n_ratings": "ratings",
+                    "n_spans": "spans",
+                },
+            )
+        )
     return (
         '<section id="labels-section" aria-labelledby="h-labels"><h2 id="h-labels">Per label'
         f"</h2>{body}</section>"
@@ -1353,9 +1449,7 @@ def _span_items_shown(items: pd.DataFrame) -> pd.DataFrame:
 
     def place(side: str) -> pd.Series:
         starts, ends = items[f"start_{side}"], items[f"end_{side}"]
-        text = [
-            None if _is_missing(s) else f"{int(s)}\u2013{int(e)}" for s, e in zip(starts, ends)
-        ]
+        text = [None if _is_missing(s) else f"{int(s)}\u2013{int(e)}" for s, e in zip(starts, ends)]
         return pd.Series(text, index=items.index, dtype=object)
 
     out = items[["document", "kind"]].copy()
@@ -1405,9 +1499,12 @@ def _items_section(page: ReportPage) -> str:
     table = ""
     if len(items):
         table = _table(
-            items, page.digits, caption=f"{heading}, {len(items):,} of {page.n_items:,}.",
-            table_id="items", headers={"n_values": "values", "mean_distance": "mean distance"},
-        )  # fmt: skip
+            items,
+            page.digits,
+            caption=f"{heading}, {len(items):,} of {page.n_items:,}.",
+            table_id="items",
+            headers={"n_values": "values", "mean_distance": "mean distance"},
+        )
     return (
         f'<section id="items-section" aria-labelledby="h-items"><h2 id="h-items">{heading}</h2>'
         f"{lead}{table}</section>"
@@ -1421,15 +1518,16 @@ def _notes_section(page: ReportPage) -> str:
     else:
         more = ""
         if len(notes) > MAX_NOTES:
-            more = f"<p class=\"note\">and {len(notes) - MAX_NOTES:,} more.</p>"
+            more = f'<p class="note">and {len(notes) - MAX_NOTES:,} more.</p>'
             notes = notes[:MAX_NOTES]
         body = (
-            '<ul class="notes">' + "".join(f"<li>{_esc(_clip(n))}</li>" for n in notes)
-            + "</ul>" + more
-        )  # fmt: skip
+            '<ul class="notes">'
+            + "".join(f"<li>{_esc(_clip(n))}</li>" for n in notes)
+            + "</ul>"
+            + more
+        )
     return (
-        f'<section id="notes" aria-labelledby="h-notes"><h2 id="h-notes">Notes</h2>{body}'
-        "</section>"
+        f'<section id="notes" aria-labelledby="h-notes"><h2 id="h-notes">Notes</h2>{body}</section>'
     )
 
 
@@ -1460,10 +1558,9 @@ def render(page: ReportPage) -> str:
         raise ValueTypeError(f"`page` must be a ReportPage, got {type(page).__name__}")
     figures, plotting = _figures(page)
     nav_items = [
-        (anchor, "Per document" if (anchor == "groups-section" and page.kind == "spans")
-         else text)
+        (anchor, "Per document" if (anchor == "groups-section" and page.kind == "spans") else text)
         for anchor, text in _NAV
-    ]  # fmt: skip
+    ]
     nav = "".join(f'<li><a href="#{a}">{_esc(t)}</a></li>' for a, t in nav_items)
     body = "".join(
         [
@@ -1487,7 +1584,7 @@ def render(page: ReportPage) -> str:
         '<body><a class="skip" href="#main">Skip to the report</a>'
         f'<header><h1>{_esc(page.title)}</h1><nav aria-label="Contents"><ol>{nav}</ol></nav>'
         f'</header>\n<main id="main">{body}</main>\n'
-        f'<footer><p>Made with pandas_agree {_esc(page.version)} on '
+        f"<footer><p>Made with pandas_agree {_esc(page.version)} on "
         f'<time datetime="{_esc(page.created)}">{_esc(page.created)}</time> (UTC). '
         "Everything on this page is in this one file; it loads nothing from elsewhere.</p>"
         f"</footer>\n<script>{_SORT_SCRIPT}</script></body></html>\n"
@@ -1537,8 +1634,9 @@ def _figures(page: ReportPage) -> tuple[dict[str, str | None], bool]:
             order = np.argsort(body[page.alphas[0]].to_numpy(dtype=float), kind="stable")
             body = body.iloc[np.sort(order[:MAX_FOREST_ROWS])]
         frame = pd.concat([body, table.iloc[-1:]])
-        frame.index = pd.Index([_clip(_group_label(x))[:40] for x in frame.index],
-                               name=table.index.name)  # fmt: skip
+        frame.index = pd.Index(
+            [_clip(_group_label(x))[:40] for x in frame.index], name=table.index.name
+        )
         present = [a for a in page.alphas if frame[a].notna().any()]
         if present:
             fig = Figure(figsize=(7.5, 1.4 + 0.42 * len(frame) * max(1, len(present)) ** 0.5))
