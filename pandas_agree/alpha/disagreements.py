@@ -368,13 +368,27 @@ def nested_units(
                 f"`{param}` column {col!r} has {int(missing.sum())} missing label(s); fill them "
                 "or drop those rows explicitly"
             )
-    keys = pd.MultiIndex.from_frame(data[[*by, unit]])
-    codes, uniques = pd.factorize(keys)
+    # One integer key per row, column by column (numbered again after each column, so it
+    # stays below the number of rows), then the rows' unit codes in order of appearance.
+    columns = [*by, unit]
+    parts = [pd.factorize(data[col]) for col in columns]
+    key = np.zeros(len(data), dtype=np.int64)
+    for col_codes, col_labels in parts:
+        key = pd.factorize(key * len(col_labels) + col_codes)[0].astype(np.int64)
+    codes, uniques = pd.factorize(key)
+    first = np.empty(len(uniques), dtype=np.intp)
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)  # first row of each unit
+    keys = pd.MultiIndex(
+        levels=[col_labels for _, col_labels in parts],
+        codes=[col_codes[first] for col_codes, _ in parts],
+        names=columns,
+        verify_integrity=False,
+    )
     nested = pd.DataFrame(
         {"unit": codes, "coder": data[coder].array, "value": data[value].array},
         index=data.index,
     )
-    return nested, pd.MultiIndex.from_tuples(list(uniques), names=[*by, unit])
+    return nested, keys
 
 
 def _duplicates(
