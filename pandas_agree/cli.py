@@ -4,11 +4,13 @@ Subcommands:
 
 * ``pandas-agree report FILE --unit U --coder C --value V [--by G ...] [--distance D ...]``:
   the table of :func:`pandas_agree.report` for a CSV, TSV, Parquet or JSON Lines file, as a
-  text table, CSV, JSON or Markdown.
+  text table, CSV, JSON or Markdown; ``--html`` also writes the agreement report page
+  (:mod:`pandas_agree.frontends.html`), ``--disagreements`` the units to adjudicate as CSV.
 * ``pandas-agree demo``: alpha on the published examples bundled with the package.
 * ``pandas-agree spans PATH --format brat|labelstudio|webanno|conll2012|jsonl``: alpha on
   token or character units, unitizing alpha and pairwise F1 of a span export
-  (:func:`pandas_agree.span_report`), per document with ``--by document``.
+  (:func:`pandas_agree.span_report`), per document with ``--by document``; ``--html`` and
+  ``--disagreements`` as for ``report``.
 
 User mistakes (a missing file, a column that is not there, an unknown distance, ...) end
 with one line ``pandas-agree: error: ...`` on stderr and exit status 2, without a traceback.

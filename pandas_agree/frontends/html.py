@@ -160,7 +160,7 @@ dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em;
   background: #f5f5f5; padding: .05rem .25rem; border-radius: .2rem; overflow-wrap: anywhere; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr));
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(12.5rem, 1fr));
   gap: 1rem; margin: .75rem 0; }
 .card { border: 1px solid var(--line); border-left: .6rem solid var(--muted);
   border-radius: .3rem; padding: .7rem 1rem; }
@@ -1651,5 +1651,9 @@ def _figures(page: ReportPage) -> tuple[dict[str, str | None], bool]:
             fig = Figure(figsize=(side + 1.3, side))
             ax = fig.subplots()
             pa.plot.heatmap(grid, ax=ax, cmap="cividis", fmt=f"{{:.{min(page.digits, 2)}f}}")
+            if max(len(str(x)) for x in grid.columns) > 4:
+                for tick in ax.get_xticklabels():
+                    tick.set_rotation(35)
+                    tick.set_horizontalalignment("right")
             out["heatmap"] = _svg_uri(fig)
     return out, True
