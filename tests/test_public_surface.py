@@ -154,6 +154,21 @@ def test_report_is_the_function_and_the_module_is_reporting():
         importlib.import_module("pandas_agree.report")
 
 
+def test_disagreements_is_the_function_and_alpha_stays_the_function():
+    # The folder pandas_agree/alpha/ is bound on the package when its modules are imported;
+    # the public function pa.alpha keeps its name beside it.
+    module = importlib.import_module("pandas_agree.alpha.disagreements")
+    assert pa.disagreements is module.disagreements
+    assert inspect.isfunction(pa.alpha) and pa.alpha is pa.reliability.alpha
+    from pandas_agree import alpha
+
+    assert alpha is pa.reliability.alpha
+    # Krippendorff (2011), section C: unit 6 (1, 2, 3, 4) holds half of the nominal D_o.
+    df = pa.datasets.krippendorff_2011()
+    assert df.agree.disagreements()["share"].tolist() == [0.5, 0.25, 0.25]
+    assert pa.alpha(df).disagreements()["unit"].tolist() == [6, 2, 8]
+
+
 def test_noise_is_the_module_and_the_method_is_agreed_subset_noise():
     assert inspect.ismodule(pa.noise)
     assert not hasattr(AgreeAccessor, "noise")
@@ -252,6 +267,8 @@ def _underscore_imports(path: Path) -> list[str]:
         "dask/partitions.py",
         "dask/tables.py",
         "reporting.py",
+        "alpha/disagreements.py",
+        "frontends/html.py",
     ],
 )
 def test_no_underscore_names_imported_from_other_modules(path):

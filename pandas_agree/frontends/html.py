@@ -275,6 +275,8 @@ class ReportPage:
         The items to adjudicate, capped at ``top`` rows.
     n_items : int
         How many items there are in all (``len(items)`` or more).
+    no_items : str
+        What the page says when there is nothing to adjudicate (and why).
     notes : tuple of str
         Degenerate groups, units left out, caps, in plain words.
     digits : int
@@ -301,6 +303,7 @@ class ReportPage:
     labels_metric: str
     items: pd.DataFrame = field(repr=False)
     n_items: int
+    no_items: str
     notes: tuple[str, ...]
     digits: int
     version: str
@@ -647,14 +650,17 @@ def report_page(
     items = pd.DataFrame()
     n_items = 0
     coded = None
+    no_items = "Nothing to adjudicate: no unit was rated by two or more coders."
     if result is not None:
         coded = result.fit.coded
         by_unit = pa.unit_disagreement(result)
         n_items = int((by_unit["disagreement"].to_numpy() > 0).sum())
+        no_items = "Nothing to adjudicate: the coders agree on every unit."
         try:
             items = ranked_disagreements(result, top, unit_name=unit, unit_keys=keys)
         except InvalidParameterError as exc:
             notes.append(f"The list of items to adjudicate could not be made: {exc}")
+            no_items = "The list of items to adjudicate could not be made (see the notes)."
         n_rated = int(np.count_nonzero(np.bincount(coded.coder_codes)))
         if n_rated <= MAX_LEAVE_ONE_OUT_CODERS:
             with warnings.catch_warnings():
@@ -672,9 +678,7 @@ def report_page(
                 f"Agreement between every two coders is shown for at most "
                 f"{MAX_PAIRWISE_CODERS} coders; these data have {n_rated:,}."
             )
-        labels, why, labels_metric = _category_table(
-            frame, cols, categories, on_duplicate, result
-        )
+        labels, why, labels_metric = _category_table(frame, cols, categories, on_duplicate, result)
         if why:
             notes.append(why)
         total_units = len(coded.units)
@@ -697,7 +701,8 @@ def report_page(
                 "pandas_agree.disagreements(..., top=None) lists them all."
             )
     notes = _group_notes(table, "group") + notes
-    notes += _warning_notes(caught)
+    # "some groups have alpha NaN" repeats the reasons of the groups, listed above
+    notes += [n for n in _warning_notes(caught) if not n.lower().startswith("some groups")]
     n_groups = len(table) - 1 if by_cols else 0
     facts = [
         ("Data", _data_fact(source, len(data), "row")),
@@ -747,6 +752,7 @@ def report_page(
         labels_metric=labels_metric,
         items=items,
         n_items=n_items,
+        no_items=no_items,
         notes=tuple(notes),
         digits=digits,
         version=pa.__version__,
@@ -793,10 +799,14 @@ def _category_table(
         return _set_label_table(coded)
     metric = "agreement per category (nominal)"
     if result.n_values > MAX_LABELS:
-        return None, (
-            f"Agreement per category is shown for at most {MAX_LABELS} distinct values; "
-            f"these data have {result.n_values:,}."
-        ), metric
+        return (
+            None,
+            (
+                f"Agreement per category is shown for at most {MAX_LABELS} distinct values; "
+                f"these data have {result.n_values:,}."
+            ),
+            metric,
+        )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -815,11 +825,15 @@ def _set_label_table(coded: Any) -> tuple[pd.DataFrame | None, str | None, str]:
     sets = coded.values.to_numpy(dtype=object)
     labels = pd.unique(pd.Series([x for s in sets for x in s], dtype=object))
     if len(labels) > MAX_LABELS or len(labels) * coded.n_ratings > MAX_LABEL_PAIRS:
-        return None, (
-            f"Agreement per label is computed for at most {MAX_LABELS} labels and "
-            f"{MAX_LABEL_PAIRS:,} (rating, label) pairs; these data have {len(labels):,} "
-            f"labels in {coded.n_ratings:,} ratings."
-        ), metric
+        return (
+            None,
+            (
+                f"Agreement per label is computed for at most {MAX_LABELS} labels and "
+                f"{MAX_LABEL_PAIRS:,} (rating, label) pairs; these data have {len(labels):,} "
+                f"labels in {coded.n_ratings:,} ratings."
+            ),
+            metric,
+        )
     try:
         labels = sorted(labels)
     except TypeError:  # labels of mixed types do not sort: order of appearance
@@ -847,10 +861,17 @@ def _group_notes(table: pd.DataFrame, word: str) -> list[str]:
     for column in ("reason", "coefficient_reason"):
         if column not in table.columns:
             continue
-        for label, reason in table[column].items():
+        last = len(table) - 1
+        for i, (label, reason) in enumerate(table[column].items()):
             if reason is None or (isinstance(reason, float) and math.isnan(reason)):
                 continue
-            notes.append(f"{word.capitalize()} {_group_label(label)}: {reason}.")
+            where = (
+                (f"Over all {word}s" if last > 0 else "Over all the data")
+                if i == last
+                else f"{word.capitalize()} {_group_label(label)}"
+            )
+            reason = str(reason).rstrip(".")
+            notes.append(f"{where}: {reason}.")
     return notes
 
 
@@ -959,12 +980,14 @@ def span_report_page(
         pairwise, labels = _f1_tables(f1, spans[label])
     items = pd.DataFrame()
     n_items = 0
+    no_items = "Nothing to adjudicate: every span found its match."
     try:
         everything = span_disagreements(
             spans, match, texts=texts, top=None, coders=coders, coverage=f1_coverage, **cols
         )
     except AgreementError as exc:
         notes.append(f"The list of spans to adjudicate could not be made: {exc}")
+        no_items = "The list of spans to adjudicate could not be made (see the notes)."
     else:
         n_items = len(everything)
         items = everything.iloc[:top]
@@ -1040,6 +1063,7 @@ def span_report_page(
         labels_metric=f"span F1 per label ({match} match, pooled over pairs of coders)",
         items=items,
         n_items=n_items,
+        no_items=no_items,
         notes=tuple(notes),
         digits=digits,
         version=pa.__version__,
@@ -1082,8 +1106,8 @@ def _esc(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= TEXT_LIMIT else text[: TEXT_LIMIT - 1] + "\u2026"
+def _clip(text: str, limit: int = TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def _is_missing(x: Any) -> bool:
@@ -1235,7 +1259,10 @@ def _headline(page: ReportPage) -> str:
             f"{shown}</p><p>Pairwise F1 over all labels, averaged over pairs of coders "
             "(not chance-corrected; no threshold applies).</p></div>"
         )
-    pooled = "pooled over all groups" if page.kind == "report" else "pooled over all documents"
+    if len(page.table) == 1:
+        pooled = "over all the data"
+    else:
+        pooled = f"pooled over all {'groups' if page.kind == 'report' else 'documents'}"
     explain = (
         "<p>Krippendorff's alpha is 1 when coders agree perfectly and 0 when they agree no "
         "more than chance would; it can be negative. Krippendorff (2004, section 11.4) relies "
@@ -1292,8 +1319,8 @@ def _group_section(page: ReportPage, figures: Mapping[str, str | None], plotting
             headers[f"{name}_high"] = f"{level}high"
             hidden[f"{name}_low"] = hidden[f"{name}_high"] = f"{name} "
     frame = frame[order + [c for c in frame.columns if c not in order]]
-    if len(body) == 0 and page.kind == "report":
-        caption = "Alpha per distance over all the data (no groups)."
+    if len(body) == 0:
+        caption = f"Alpha over all the data (no {word}s)."
     else:
         caption = f"Alpha per {word}, then over all {word}s (last row)."
     html_table = _table(
@@ -1475,7 +1502,7 @@ def _items_section(page: ReportPage) -> str:
                 "the unit's part of the observed disagreement.</p>"
             )
         else:
-            lead = '<p class="note">Nothing to adjudicate: the coders agree on every unit.</p>'
+            lead = f'<p class="note">{_esc(page.no_items)}</p>'
         if len(items.columns):
             cut = list(items.columns).index("share")
             keys = list(items.columns[:cut])
@@ -1495,7 +1522,7 @@ def _items_section(page: ReportPage) -> str:
                 "overlapping that was left unmatched).</p>"
             )
         else:
-            lead = '<p class="note">Nothing to adjudicate: every span found its match.</p>'
+            lead = f'<p class="note">{_esc(page.no_items)}</p>'
     table = ""
     if len(items):
         table = _table(
@@ -1522,7 +1549,7 @@ def _notes_section(page: ReportPage) -> str:
             notes = notes[:MAX_NOTES]
         body = (
             '<ul class="notes">'
-            + "".join(f"<li>{_esc(_clip(n))}</li>" for n in notes)
+            + "".join(f"<li>{_esc(_clip(n, 800))}</li>" for n in notes)
             + "</ul>"
             + more
         )

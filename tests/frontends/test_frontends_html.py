@@ -429,6 +429,7 @@ def test_no_pairable_unit_gives_a_page_that_says_so(tmp_path, no_figures):
     page = report_page(df)
     parsed = Parsed(page.to_html(tmp_path / "empty.html"))
     assert "No unit was rated by two or more coders" in parsed.text
+    assert "Nothing to adjudicate: no unit was rated by two or more coders." in parsed.text
     assert "Undefined." in parsed.text
     assert page.items.empty and page.n_items == 0
     assert (tmp_path / "empty.html").exists()
@@ -437,7 +438,7 @@ def test_no_pairable_unit_gives_a_page_that_says_so(tmp_path, no_figures):
 def test_no_variation_gives_a_page(no_figures):
     df = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": list("abab"), "value": ["x"] * 4})
     parsed = Parsed(report_page(df).to_html())
-    assert "Nothing to adjudicate" in parsed.text
+    assert "Nothing to adjudicate: the coders agree on every unit." in parsed.text
     assert "Undefined." in parsed.text
 
 
@@ -459,6 +460,14 @@ def test_items_and_groups_are_capped(monkeypatch, no_figures):
     assert page.n_items > 7 and f"out of {page.n_items:,}" in parsed.text
     assert len(parsed.tables["groups"]) - 1 == 10 + 1  # 10 lowest groups, then pooled
     assert "30 groups: the 10 with the lowest nominal are shown" in parsed.text
+
+
+def test_coder_named_like_a_column_leaves_a_note(no_figures):
+    df = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": ["share", "b"] * 2, "value": list("xyxx")})
+    page = report_page(df)
+    assert page.items.empty and page.n_items == 1
+    parsed = Parsed(page.to_html())
+    assert "could not be made: coder 'share' is named like a column" in parsed.text
 
 
 def test_many_coders_share_one_values_column(no_figures):
