@@ -158,6 +158,13 @@ def ranked_disagreements(
             name: pd.Series(keys.get_level_values(i).to_numpy(dtype=object), dtype=object)
             for i, name in enumerate(unit_keys.names)
         }
+    named = [n for n in front if any(_same_name(n, c) for c in RANK_COLUMNS)]
+    if named:
+        raise InvalidParameterError(
+            f"the unit or group column {named[0]!r} is named like a column of the list of "
+            f"disagreements ({list(RANK_COLUMNS)}); rename it, e.g. "
+            f"data.rename(columns={{{named[0]!r}: 'item'}})"
+        )
     _check_coder_names(coders, [*front, *RANK_COLUMNS])
     frame = pd.DataFrame({**front, **{c: by_unit[c].to_numpy() for c in RANK_COLUMNS}})
     frame.index = pd.RangeIndex(1, k + 1, name="rank")

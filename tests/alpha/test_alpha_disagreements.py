@@ -237,6 +237,18 @@ def test_coder_named_like_a_column():
         disagreements(df)
 
 
+@pytest.mark.parametrize("column", ["unit", "by"])
+def test_unit_or_group_named_like_a_column(k2011, column):
+    if column == "unit":
+        df = k2011.rename(columns={"unit": "share"})
+        kwargs = {"unit": "share"}
+    else:
+        df = k2011.assign(n_values="g")
+        kwargs = {"by": "n_values"}
+    with pytest.raises(InvalidParameterError, match=r"column '(share|n_values)' is named like"):
+        disagreements(df, **kwargs)
+
+
 def test_missing_column(k2011):
     with pytest.raises(ColumnNotFoundError, match=r"`coder` column .rater. is not in"):
         disagreements(k2011, coder="rater")
