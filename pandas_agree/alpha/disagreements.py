@@ -207,7 +207,7 @@ def _columns(data: Any, **columns: Hashable) -> None:
 def _as_list(by: Any) -> list[Hashable]:
     if by is None:
         return []
-    if isinstance(by, (str, tuple)) or not isinstance(by, Sequence):
+    if isinstance(by, str) or not isinstance(by, Sequence):
         return [by]
     out = list(by)
     if not out:

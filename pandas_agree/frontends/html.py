@@ -450,7 +450,7 @@ def _check_text(x: Any, name: str) -> str | None:
 def _as_list(x: Any) -> list[Any]:
     if x is None:
         return []
-    if isinstance(x, (str, tuple)) or callable(x) or not isinstance(x, Sequence):
+    if isinstance(x, str) or callable(x) or not isinstance(x, Sequence):
         return [x]
     return list(x)
 
