@@ -240,3 +240,21 @@ class AlphaResult(ScalarResult):
         from .krippendorff.diagnostics import coder_disagreement
 
         return coder_disagreement(self)
+
+    def disagreements(self, top: int | None = 50) -> pd.DataFrame:
+        """The units to adjudicate: worst share of the disagreement first, coders' values.
+
+        See :func:`pandas_agree.krippendorff.disagreements.ranked_disagreements`.
+
+        Examples
+        --------
+        >>> import pandas_agree as pa
+        >>> res = pa.alpha(pa.datasets.krippendorff_2011())
+        >>> res.disagreements(top=1)[["unit", "share", "A", "B", "C", "D"]]
+              unit  share  A  B  C  D
+        rank
+        1        6    0.5  1  2  3  4
+        """
+        from pandas_agree.krippendorff.disagreements import ranked_disagreements
+
+        return ranked_disagreements(self, top)

@@ -158,6 +158,21 @@ def test_report_is_the_function_and_the_module_is_reporting():
         importlib.import_module("pandas_agree.report")
 
 
+def test_disagreements_is_the_function_and_alpha_stays_the_function():
+    # Importing the topic folder pandas_agree/krippendorff/ leaves pa.alpha the function.
+    module = importlib.import_module("pandas_agree.krippendorff.disagreements")
+    assert pa.disagreements is module.disagreements
+    alpha_module = importlib.import_module("pandas_agree.krippendorff.alpha")
+    assert inspect.isfunction(pa.alpha) and pa.alpha is alpha_module.alpha
+    from pandas_agree import alpha
+
+    assert alpha is alpha_module.alpha
+    # Krippendorff (2011), section C: unit 6 (1, 2, 3, 4) holds half of the nominal D_o.
+    df = pa.datasets.krippendorff_2011()
+    assert df.agree.disagreements()["share"].tolist() == [0.5, 0.25, 0.25]
+    assert pa.alpha(df).disagreements()["unit"].tolist() == [6, 2, 8]
+
+
 def test_noise_is_the_module_and_the_method_is_agreed_subset_noise():
     assert inspect.ismodule(pa.noise)
     assert not hasattr(AgreeAccessor, "noise")
@@ -259,6 +274,8 @@ def _underscore_imports(path: Path) -> list[str]:
         "frontends/dask/chunks.py",
         "frontends/dask/tables.py",
         "krippendorff/report.py",
+        "krippendorff/disagreements.py",
+        "frontends/html.py",
     ],
 )
 def test_no_underscore_names_imported_from_other_modules(path):

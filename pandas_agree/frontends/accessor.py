@@ -65,7 +65,7 @@ class AgreeAccessor(metaclass=DeclaredMethods):
     0.849
     >>> import inspect
     >>> list(inspect.signature(df.agree.alpha).parameters)[:4]
-    ['distance', 'weights', 'unit', 'coder']
+    ['distance', 'unit', 'coder', 'value']
     """
 
     _frontend = "frame"

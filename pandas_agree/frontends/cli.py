@@ -4,11 +4,13 @@ Subcommands:
 
 * ``pandas-agree report FILE --unit U --coder C --value V [--by G ...] [--distance D ...]``:
   the table of :func:`pandas_agree.report` for a CSV, TSV, Parquet or JSON Lines file, as a
-  text table, CSV, JSON or Markdown.
+  text table, CSV, JSON or Markdown; ``--html`` also writes the agreement report page
+  (:mod:`pandas_agree.frontends.html`), ``--disagreements`` the units to adjudicate as CSV.
 * ``pandas-agree demo``: alpha on the published examples bundled with the package.
 * ``pandas-agree spans PATH --format brat|labelstudio|webanno|conll2012|jsonl``: alpha on
   token or character units, unitizing alpha and pairwise F1 of a span export
-  (:func:`pandas_agree.span_report`), per document with ``--by document``.
+  (:func:`pandas_agree.span_report`), per document with ``--by document``; ``--html`` and
+  ``--disagreements`` as for ``report``.
 
 User mistakes (a missing file, a column that is not there, an unknown distance, ...) end
 with one line ``pandas-agree: error: ...`` on stderr and exit status 2, without a traceback.
@@ -22,9 +24,11 @@ import io
 import json
 import os
 import re
+import shlex
 import sys
 import warnings
 from collections.abc import Hashable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -37,7 +41,15 @@ from ..krippendorff.report import report
 from ..registry import available_coefficients
 from ..tasks.coref import chains_to_codes, link_table
 
-__all__ = ["build_parser", "demo", "format_table", "main", "markdown_table", "read_table"]
+__all__ = [
+    "build_parser",
+    "demo",
+    "disagreements_csv",
+    "format_table",
+    "main",
+    "markdown_table",
+    "read_table",
+]
 
 PROG = "pandas-agree"
 DEMO_DISTANCES = ("nominal", "jaccard", "masi")
@@ -352,7 +364,11 @@ def _progress_bar(total: int, enabled: bool, desc: str) -> Any:
     return tqdm(total=total, desc=desc, unit="replicate", file=sys.stderr, leave=False)
 
 
-def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
+def _report_table(
+    frame: pd.DataFrame, args: argparse.Namespace, build: Any = None
+) -> Any:
+    """The report of ``frame`` (or, with ``build``, what ``build`` makes of the same call)."""
+    run = report if build is None else build
     kwargs: dict[str, Any] = {
         "unit": args.unit,
         "coder": args.coder,
@@ -363,7 +379,7 @@ def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame
         kwargs["coefficients"] = args.coefficients
     by = args.by or None
     if args.ci is None:
-        return report(frame, args.distance, by, **kwargs)
+        return run(frame, args.distance, by, **kwargs)
     # Group count for the bar's total; a missing column is left for report() to name.
     known = by is not None and all(c in frame.columns for c in args.by)
     groups = frame.groupby(args.by).ngroups + 1 if known else 1
@@ -371,7 +387,7 @@ def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame
         args.n_boot * groups * len(args.distance), not args.no_progress, "bootstrap"
     )
     try:
-        return report(
+        return run(
             frame,
             args.distance,
             by,
@@ -684,8 +700,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="decimals in table and markdown output (default: %(default)s)",
     )
     io_.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    _add_page_options(rep, "units")
     _add_spans_parser(sub)
     return parser
+
+
+def _add_page_options(parser: argparse.ArgumentParser, items: str) -> None:
+    page = parser.add_argument_group("report page and adjudication")
+    page.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write the agreement report page: one self-contained HTML file (tables, "
+        "figures when matplotlib is installed, the items to adjudicate)",
+    )
+    page.add_argument(
+        "--disagreements",
+        metavar="FILE",
+        help=f"also write the {items} to adjudicate as CSV, worst first"
+        + (" (ranked under the first --distance)" if items == "units" else ""),
+    )
+    page.add_argument(
+        "--top",
+        type=_positive_int,
+        metavar="N",
+        help=f"most {items} to adjudicate: the page shows 50 by default, the CSV all",
+    )
 
 
 def _run_report(args: argparse.Namespace) -> str:
@@ -699,8 +738,78 @@ def _run_report(args: argparse.Namespace) -> str:
     )
     _check_columns_distinct(args)
     _check_numbers(frame, args.value, args.distance)
-    table = _report_table(frame, args)
+    if args.html is None:
+        table = _report_table(frame, args)
+    else:
+        from .html import report_page
+
+        build = partial(
+            report_page,
+            top=args.top or 50,
+            digits=args.digits,
+            source=args.file,
+            call=_command(args),
+        )
+        page = _report_table(frame, args, build)
+        _write_file(args.html, page.to_html(), "--html")
+        table = page.table
+    if args.disagreements is not None:
+        from ..krippendorff.disagreements import disagreements
+
+        items = disagreements(
+            frame,
+            args.distance[0],
+            by=args.by or None,
+            top=args.top,
+            unit=args.unit,
+            coder=args.coder,
+            value=args.value,
+            on_duplicate=args.on_duplicate,
+        )
+        _write_file(args.disagreements, disagreements_csv(items), "--disagreements")
     return format_table(table, args.format, args.digits)
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command line that is running, as a user would type it."""
+    return shlex.join([PROG, *getattr(args, "argv", [])])
+
+
+def _write_file(path: str, text: str, option: str) -> None:
+    from .html import write_file
+
+    try:
+        write_file(path, text)
+    except AgreementError as exc:
+        raise CLIError(str(exc).replace("`path`", option, 1)) from None
+
+
+def disagreements_csv(items: pd.DataFrame) -> str:
+    """A list of items to adjudicate as CSV text: sets as JSON lists, no rating empty.
+
+    Sets are written as :func:`read_table` reads them back (``["a", "b"]``, elements
+    sorted), so an adjudicated file can be read again.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pandas_agree.frontends.cli import disagreements_csv
+    >>> items = pd.DataFrame({"unit": [1], "A": [frozenset({"b", "a"})], "B": [None]})
+    >>> print(disagreements_csv(items.rename_axis("rank")), end="")
+    rank,unit,A,B
+    0,1,"[""a"", ""b""]",
+    """
+
+    def cell(x: Any) -> Any:
+        if isinstance(x, (frozenset, set)):
+            return json.dumps(sorted(x, key=str), default=str, ensure_ascii=False)
+        return x
+
+    out = items.copy()
+    for col in out.columns:
+        if out[col].dtype == object:
+            out[col] = out[col].map(cell)
+    return out.to_csv()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -791,6 +900,14 @@ def _add_spans_parser(sub: Any) -> None:
         "--digits", type=_digits, default=3, help="decimals in table and markdown output"
     )
     sp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    sp.add_argument(
+        "--match",
+        choices=["exact", "overlap"],
+        default="exact",
+        help="span matching of the page's F1 tables and of the spans to adjudicate "
+        "(default: %(default)s)",
+    )
+    _add_page_options(sp, "spans")
 
 
 _CHECKS_TEXT = ("brat", "labelstudio", "webanno")
@@ -856,13 +973,35 @@ def _run_spans(args: argparse.Namespace) -> str:
     if len(spans) == 0:
         raise CLIError(f"no spans in {args.file!r}")
     coverage = spans.attrs.get("coverage")
-    table = span_report(
-        spans,
-        unit,
-        by_document=args.span_by == "document",
-        coverage=coverage,
-        measures=_span_measures(args.span_measures),
-    )
+    by_document = args.span_by == "document"
+    measures = _span_measures(args.span_measures)
+    if args.html is None:
+        table = span_report(
+            spans, unit, by_document=by_document, coverage=coverage, measures=measures
+        )
+    else:
+        from .html import span_report_page
+
+        page = span_report_page(
+            spans,
+            unit,
+            coverage=coverage,
+            match=args.match,
+            top=args.top or 50,
+            digits=args.digits,
+            source=args.file,
+            call=_command(args),
+        )
+        _write_file(args.html, page.to_html(), "--html")
+        # the page has a row per document; its pooled row is the pooled row of the table
+        table = page.table.copy() if by_document else page.table.iloc[-1:].copy()
+    if args.disagreements is not None:
+        from ..krippendorff.disagreements import span_disagreements
+
+        items = span_disagreements(
+            spans, args.match, texts=spans.attrs.get("texts"), top=args.top, coverage=coverage
+        )
+        _write_file(args.disagreements, disagreements_csv(items), "--disagreements")
     table.insert(0, "unit", unit)
     return format_table(table, args.format, args.digits)
 
@@ -948,10 +1087,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    args.argv = argv
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DegenerateDataWarning)
         try:

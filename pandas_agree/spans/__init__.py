@@ -29,7 +29,7 @@ When the alignment of units matters more than their positions, Mathet et al.'s (
 
 from __future__ import annotations
 
-from .f1 import ALL_LABELS, span_f1
+from .f1 import ALL_LABELS, span_f1, unmatched_pairs
 from .kappa import span_kappa
 from .report import span_report
 from .ualpha import UAlphaResult, u_alpha
@@ -46,5 +46,6 @@ __all__ = [
     "spans_to_units",
     "u_alpha",
     "unitizing_alpha",
+    "unmatched_pairs",
     "whitespace_tokens",
 ]
