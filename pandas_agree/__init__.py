@@ -77,6 +77,14 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "reliability": ("alpha", "coincidences", "matrix", "values_by_units"),
     "reporting": ("report",),
     "results": ("AlphaResult",),
+    "tasks.models": (
+        "AltTestResult",
+        "CandidateReport",
+        "SelfConsistencyResult",
+        "alt_test",
+        "candidate_report",
+        "self_consistency",
+    ),
     "spans": (
         "UnitizingAlphaResult",
         "span_f1",
@@ -159,6 +167,14 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
     from .reliability import alpha, coincidences, matrix, values_by_units
     from .reporting import report
     from .results import AlphaResult
+    from .tasks.models import (
+        AltTestResult,
+        CandidateReport,
+        SelfConsistencyResult,
+        alt_test,
+        candidate_report,
+        self_consistency,
+    )
     from .spans import (
         UnitizingAlphaResult,
         span_f1,
@@ -183,20 +199,25 @@ __all__ = [
     "AgreementSummary",
     "AlphaBootstrap",
     "AlphaResult",
+    "AltTestResult",
+    "CandidateReport",
     "CoefficientResult",
     "ConfidenceInterval",
     "DiceResult",
     "Distance",
     "MVAlphaResult",
     "MultiKappaResult",
+    "SelfConsistencyResult",
     "UnitizingAlphaResult",
     "agreed_subset_noise",
     "alpha",
+    "alt_test",
     "available_coefficients",
     "available_distances",
     "bangdiwala_b",
     "bennett_s",
     "bootstrap_alpha",
+    "candidate_report",
     "category_agreement",
     "coder_disagreement",
     "cohen_kappa",
@@ -233,6 +254,7 @@ __all__ = [
     "score_agreement",
     "scott_pi",
     "scott_pi_table",
+    "self_consistency",
     "sentence_weight_variation",
     "span_f1",
     "span_kappa",

@@ -146,6 +146,11 @@ class AgreeAccessor:
     span_report = ForwardTo("spans")
     unitizing_alpha = ForwardTo("spans")
 
+    # Model annotators beside human ones (pandas_agree.tasks.models)
+    alt_test = ForwardTo("tasks.models")
+    candidate_report = ForwardTo("tasks.models")
+    self_consistency = ForwardTo("tasks.models")
+
     # Noise in the agreed subset (pandas_agree.noise_data; the model is pandas_agree.noise)
     agreed_subset_noise = ForwardTo("noise_data")
 
