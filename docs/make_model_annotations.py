@@ -46,8 +46,9 @@ MODELS = {  # noise, share of "neutral" among its errors (None: the prior), stab
 RUNS = 3
 
 
-def _noisy(rng: np.random.Generator, gold: int, prior: np.ndarray, eta: float,
-           neutral: float | None = None) -> int:
+def _noisy(
+    rng: np.random.Generator, gold: int, prior: np.ndarray, eta: float, neutral: float | None = None
+) -> int:
     if rng.random() >= eta:
         return gold
     if neutral is not None and rng.random() < neutral:

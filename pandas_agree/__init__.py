@@ -167,14 +167,6 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
     from .reliability import alpha, coincidences, matrix, values_by_units
     from .reporting import report
     from .results import AlphaResult
-    from .tasks.models import (
-        AltTestResult,
-        CandidateReport,
-        SelfConsistencyResult,
-        alt_test,
-        candidate_report,
-        self_consistency,
-    )
     from .spans import (
         UnitizingAlphaResult,
         span_f1,
@@ -182,6 +174,14 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
         span_report,
         spans_to_units,
         unitizing_alpha,
+    )
+    from .tasks.models import (
+        AltTestResult,
+        CandidateReport,
+        SelfConsistencyResult,
+        alt_test,
+        candidate_report,
+        self_consistency,
     )
     from .weights import WEIGHT_SCHEMES, weight_matrix
 

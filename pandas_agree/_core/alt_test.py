@@ -146,7 +146,7 @@ def compare_means(
     """
     if exact:
         diff = sum_f - sum_h
-        return (np.asarray(diff > 0, dtype=np.int8) - np.asarray(diff < 0, dtype=np.int8))
+        return np.asarray(diff > 0, dtype=np.int8) - np.asarray(diff < 0, dtype=np.int8)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_f = sum_f / n
         mean_h = sum_h / n
@@ -191,8 +191,10 @@ def sign_counts(
     [4, 3, 2, -1, 3]
     """
     n_humans = sign.shape[1]
-    out = {k: np.zeros((n_groups, n_humans), dtype=np.int64) for k in
-           ("n", "wins_f", "wins_h", "sum_d", "sum_d2")}
+    out = {
+        k: np.zeros((n_groups, n_humans), dtype=np.int64)
+        for k in ("n", "wins_f", "wins_h", "sum_d", "sum_d2")
+    }
     for j in range(n_humans):
         rows = np.flatnonzero(eligible[:, j])
         g = group[rows]

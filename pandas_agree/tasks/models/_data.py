@@ -93,7 +93,9 @@ def _labels(series: pd.Series, param: str) -> tuple[np.ndarray, pd.Index]:
     try:
         codes, uniques = pd.factorize(series, sort=False)
     except TypeError as exc:
-        raise ValueTypeError(f"`{param}` column {series.name!r} has unhashable labels: {exc}") from None
+        raise ValueTypeError(
+            f"`{param}` column {series.name!r} has unhashable labels: {exc}"
+        ) from None
     if (codes < 0).any():
         at = int(np.argmax(codes < 0))
         raise InvalidParameterError(
@@ -120,11 +122,15 @@ def _value_codes(
     """Codes of the non-missing values of ``raw`` and the distinct values they index."""
     column = raw.name
     if form == "numbers":
-        if pd.api.types.is_bool_dtype(raw.dtype) or not (
-            pd.api.types.is_numeric_dtype(raw.dtype)
-            or pd.api.types.infer_dtype(raw, skipna=True)
-            in ("integer", "floating", "mixed-integer-float", "decimal")
-        ) or pd.api.types.is_complex_dtype(raw.dtype):
+        if (
+            pd.api.types.is_bool_dtype(raw.dtype)
+            or not (
+                pd.api.types.is_numeric_dtype(raw.dtype)
+                or pd.api.types.infer_dtype(raw, skipna=True)
+                in ("integer", "floating", "mixed-integer-float", "decimal")
+            )
+            or pd.api.types.is_complex_dtype(raw.dtype)
+        ):
             sample = list(raw.iloc[:3])
             raise ValueTypeError(
                 f"`similarity` 'neg_rmse' needs numbers, but the `value` column {column!r} "
@@ -186,7 +192,9 @@ def _refuse_mixed(cells: list, is_set: np.ndarray, column: Hashable) -> None:
 
 def _refuse_fractions(raw: pd.Series, uniques: np.ndarray, column: Hashable) -> None:
     """Labels must not be non-integer floats (equality of measurements is not agreement)."""
-    floats = [u for u in uniques if isinstance(u, (float, np.floating)) and not float(u).is_integer()]
+    floats = [
+        u for u in uniques if isinstance(u, (float, np.floating)) and not float(u).is_integer()
+    ]
     if floats:
         raise ValueTypeError(
             f"`similarity` 'accuracy' compares labels for equality, but the `value` column "
@@ -260,7 +268,9 @@ def wide(
 
 def as_label_list(labels: Any, param: str) -> list[Hashable]:
     """One label or a list of labels as a list (a string is one label)."""
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, (list, tuple, pd.Index, np.ndarray, pd.Series)):
+    if isinstance(labels, (str, bytes)) or not isinstance(
+        labels, (list, tuple, pd.Index, np.ndarray, pd.Series)
+    ):
         labels = [labels]
     out = list(labels)
     if not out:

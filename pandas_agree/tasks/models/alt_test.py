@@ -183,7 +183,7 @@ class AltTestResult:
 
 
 def check_epsilon(epsilon: Any) -> float:
-    """``epsilon`` as a float in [0, 1), else :class:`~pandas_agree.errors.InvalidParameterError`."""
+    """``epsilon`` as a float in [0, 1); else an InvalidParameterError."""
     if (
         isinstance(epsilon, bool)
         or not isinstance(epsilon, (int, float, np.integer, np.floating))
@@ -197,17 +197,15 @@ def check_epsilon(epsilon: Any) -> float:
 
 
 def _check_args(q: Any, test: Any, min_items: Any) -> None:
-    if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)) or not (
-        0 < q < 1
+    if (
+        isinstance(q, bool)
+        or not isinstance(q, (int, float, np.integer, np.floating))
+        or not (0 < q < 1)
     ):
         raise InvalidParameterError(f"`q` must be a number in (0, 1), got {q!r}")
     if test not in TESTS:
         raise InvalidParameterError(f"`test` must be one of {list(TESTS)}, got {test!r}")
-    if (
-        isinstance(min_items, bool)
-        or not isinstance(min_items, (int, np.integer))
-        or min_items < 2
-    ):
+    if isinstance(min_items, bool) or not isinstance(min_items, (int, np.integer)) or min_items < 2:
         raise InvalidParameterError(
             f"`min_items` must be an integer of at least 2 (a test needs two items), got "
             f"{min_items!r}"
@@ -363,12 +361,20 @@ def exact_set_similarity(name: str, inter: int, na: int, nb: int) -> Fraction:
     if name == "dice":
         return dice
     if name == "masi":
-        mono = Fraction(1) if equal else Fraction(2, 3) if subset else (
-            Fraction(1, 3) if inter > 0 else Fraction(0)
+        mono = (
+            Fraction(1)
+            if equal
+            else Fraction(2, 3)
+            if subset
+            else (Fraction(1, 3) if inter > 0 else Fraction(0))
         )
         return jac * mono
-    penalty = Fraction(0) if equal else Fraction(1, 3) if subset else (
-        Fraction(2, 3) if inter > 0 else Fraction(1)
+    penalty = (
+        Fraction(0)
+        if equal
+        else Fraction(1, 3)
+        if subset
+        else (Fraction(2, 3) if inter > 0 else Fraction(1))
     )
     if name == "masi_dice":
         return 1 - (1 - dice) * penalty
@@ -386,7 +392,9 @@ def _set_scorer(dist: Any, values: np.ndarray, weights: Any) -> _Scorer:
     if dist.weighted:
 
         def evaluate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            d = [dist.func(sets[x], sets[y], weights=weights) for x, y in zip(a.tolist(), b.tolist())]
+            d = [
+                dist.func(sets[x], sets[y], weights=weights) for x, y in zip(a.tolist(), b.tolist())
+            ]
             return 1.0 - _bounded(name, _finite(name, d, len(d)))
 
         return _Scorer(name, _PairTable(len(sets), evaluate), exact=False)
@@ -450,20 +458,25 @@ def _signs(
     eligible = present & has[:, None] & (n_other >= 1)
     sign = np.zeros(codes.shape, dtype=np.int8)
     sign[eligible] = compare_means(
-        sums_f[eligible], sums_h[eligible], n_other[eligible], exact=scorer.exact,
+        sums_f[eligible],
+        sums_h[eligible],
+        n_other[eligible],
+        exact=scorer.exact,
         finish=scorer.finish,
     )
     if scorer.exact_pair is not None:
-        near = eligible & (
-            np.abs(sums_f - sums_h) <= _NEAR_TIE * np.maximum(1, n_other)
-        )
+        near = eligible & (np.abs(sums_f - sums_h) <= _NEAR_TIE * np.maximum(1, n_other))
         for i, j in zip(*np.nonzero(near)):
             sign[i, j] = _exact_sign(codes[i], present[i], j, int(candidate[i]), scorer.exact_pair)
     return eligible, sign
 
 
 def _exact_sign(
-    row: np.ndarray, present: np.ndarray, j: int, cand: int, exact_pair: Callable[[int, int], Fraction]
+    row: np.ndarray,
+    present: np.ndarray,
+    j: int,
+    cand: int,
+    exact_pair: Callable[[int, int], Fraction],
 ) -> int:
     own = int(row[j])
     if own == cand:
@@ -675,7 +688,9 @@ def alt_test(
                 f"min_items={min_items} (humans: {human_labels[:10]})"
             )
 
-        def d_of(g: int, j: int, eligible: np.ndarray = eligible, sign: np.ndarray = sign) -> np.ndarray:
+        def d_of(
+            g: int, j: int, eligible: np.ndarray = eligible, sign: np.ndarray = sign
+        ) -> np.ndarray:
             rows_j = np.flatnonzero(eligible[:, j] & (group == g))
             return -sign[rows_j, j].astype(float)
 
@@ -729,7 +744,9 @@ def alt_test(
                     "n_humans": m,
                     "n_rejected": int(r),
                     "n_left_out": left_out,
-                    "reason": None if m else (
+                    "reason": None
+                    if m
+                    else (
                         f"no human has min_items={min_items} items with this candidate in "
                         "this domain"
                     ),

@@ -136,7 +136,10 @@ def _coders(
 
 
 def _replaced(
-    humans_frame: pd.DataFrame, cand_rows: pd.DataFrame, human: Hashable, unit: Hashable,
+    humans_frame: pd.DataFrame,
+    cand_rows: pd.DataFrame,
+    human: Hashable,
+    unit: Hashable,
     coder: Hashable,
 ) -> tuple[pd.DataFrame, int, int]:
     """The humans' frame with ``human``'s values replaced by the candidate's on the same units."""
@@ -149,7 +152,9 @@ def _replaced(
     return out, n_units, n_units - int(take[unit].nunique())
 
 
-def _unit_weights(fit: Any, master: pd.Index, item_of: np.ndarray, item_w: np.ndarray) -> np.ndarray:
+def _unit_weights(
+    fit: Any, master: pd.Index, item_of: np.ndarray, item_w: np.ndarray
+) -> np.ndarray:
     """Replicate weights of the unit codes of ``fit`` from the items' draw counts."""
     pos = master.get_indexer(fit.coded.units)
     w = np.zeros((item_w.shape[0], len(fit.coded.units)))
@@ -173,9 +178,7 @@ def _interval(reps: np.ndarray, level: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def _majority(
-    humans_frame: pd.DataFrame, unit: Hashable, value: Hashable
-) -> tuple[pd.Series, int]:
+def _majority(humans_frame: pd.DataFrame, unit: Hashable, value: Hashable) -> tuple[pd.Series, int]:
     """The humans' majority label per unit (ties: most used overall, then sorted) and n ties."""
     overall = humans_frame[value].value_counts()
     labels = list(overall.index)
@@ -290,7 +293,9 @@ def candidate_report(
             from ...errors import ColumnNotFoundError, ValueTypeError
 
             if not isinstance(data, pd.DataFrame):
-                raise ValueTypeError(f"`data` must be a pandas DataFrame, got {type(data).__name__}")
+                raise ValueTypeError(
+                    f"`data` must be a pandas DataFrame, got {type(data).__name__}"
+                )
             raise ColumnNotFoundError(
                 f"`{param}` column {col!r} is not in the DataFrame; its columns are "
                 f"{list(data.columns)}"
@@ -313,17 +318,25 @@ def candidate_report(
             res = pa.alpha(replaced, distance, **kw)
             fits[(c, h)] = res
             repl_rows.append(
-                {"candidate": c, "human": h, "alpha": res.alpha,
-                 "delta_alpha": res.alpha - res_h.alpha, "n_units": n_units,
-                 "n_missing": n_missing}
+                {
+                    "candidate": c,
+                    "human": h,
+                    "alpha": res.alpha,
+                    "delta_alpha": res.alpha - res_h.alpha,
+                    "n_units": n_units,
+                    "n_missing": n_missing,
+                }
             )
     bounds = _bootstrap(res_h, fits, cands, human_labels, humans_frame, ci, n_boot, rng, by, unit)
     is_labels = dist_name == "nominal" and not _has_sets(frame[value])
     metric = "kappa" if is_labels else "alpha"
     table_pw = pa.pairwise(
-        frame[frame[coder].isin([*human_labels, *cands])], metric,
+        frame[frame[coder].isin([*human_labels, *cands])],
+        metric,
         **({"distance": distance, "weights": weights} if metric == "alpha" else {}),
-        unit=unit, coder=coder, value=value,
+        unit=unit,
+        coder=coder,
+        value=value,
     )
     rows = []
     for c in cands:
@@ -340,8 +353,10 @@ def candidate_report(
         if ci is not None:
             b = bounds[c]
             row.update(
-                alpha_humans_low=bounds["humans"][0], alpha_humans_high=bounds["humans"][1],
-                delta_alpha_low=b[0], delta_alpha_high=b[1],
+                alpha_humans_low=bounds["humans"][0],
+                alpha_humans_high=bounds["humans"][1],
+                delta_alpha_low=b[0],
+                delta_alpha_high=b[1],
             )
             for r in rep:
                 r["delta_alpha_low"], r["delta_alpha_high"] = bounds[(c, r["human"])]
@@ -353,11 +368,17 @@ def candidate_report(
     replacements.index = replacements.index.set_names([coder, "human"])
     labels = (
         _label_table(humans_frame, frame, cands, human_labels, unit, coder, value)
-        if is_labels else None
+        if is_labels
+        else None
     )
     return CandidateReport(
-        table=table, replacements=replacements, pairwise=table_pw, labels=labels,
-        distance=dist_name, metric=metric, ci=None if ci is None else float(ci),
+        table=table,
+        replacements=replacements,
+        pairwise=table_pw,
+        labels=labels,
+        distance=dist_name,
+        metric=metric,
+        ci=None if ci is None else float(ci),
         n_boot=int(n_boot),
     )
 
@@ -365,24 +386,47 @@ def candidate_report(
 def _has_sets(values: pd.Series) -> bool:
     if values.dtype != object:
         return False
-    return bool(values.map(lambda v: isinstance(v, (set, frozenset, list, tuple, np.ndarray))).any())
+    return bool(
+        values.map(lambda v: isinstance(v, (set, frozenset, list, tuple, np.ndarray))).any()
+    )
 
 
 def _table(rows: list[dict], coder: Hashable) -> pd.DataFrame:
     table = pd.DataFrame(rows).set_index("candidate")
     table.index.name = coder
     order = [
-        "alpha_humans", "alpha_humans_low", "alpha_humans_high", "alpha_replaced_mean",
-        "alpha_replaced_min", "alpha_replaced_max", "delta_alpha", "delta_alpha_low",
-        "delta_alpha_high", "agreement_candidate", "agreement_humans", "z_score",
-        "majority_accuracy", "majority_kappa", "n_majority_units", "n_majority_ties", "reason",
+        "alpha_humans",
+        "alpha_humans_low",
+        "alpha_humans_high",
+        "alpha_replaced_mean",
+        "alpha_replaced_min",
+        "alpha_replaced_max",
+        "delta_alpha",
+        "delta_alpha_low",
+        "delta_alpha_high",
+        "agreement_candidate",
+        "agreement_humans",
+        "z_score",
+        "majority_accuracy",
+        "majority_kappa",
+        "n_majority_units",
+        "n_majority_ties",
+        "reason",
     ]
     return table[[c for c in order if c in table.columns]]
 
 
 def _bootstrap(
-    res_h: Any, fits: dict, cands: list, human_labels: list, humans_frame: pd.DataFrame,
-    ci: float | None, n_boot: int, rng: Any, by: Hashable | None, unit: Hashable,
+    res_h: Any,
+    fits: dict,
+    cands: list,
+    human_labels: list,
+    humans_frame: pd.DataFrame,
+    ci: float | None,
+    n_boot: int,
+    rng: Any,
+    by: Hashable | None,
+    unit: Hashable,
 ) -> dict:
     """Paired percentile intervals: alpha of the humans, delta alpha per candidate and human."""
     if ci is None:
@@ -447,18 +491,31 @@ def _pairwise_columns(table: pd.DataFrame, c: Hashable, humans: list) -> dict[st
 
 
 def _majority_columns(
-    humans_frame: pd.DataFrame, frame: pd.DataFrame, c: Hashable, is_labels: bool,
-    unit: Hashable, coder: Hashable, value: Hashable,
+    humans_frame: pd.DataFrame,
+    frame: pd.DataFrame,
+    c: Hashable,
+    is_labels: bool,
+    unit: Hashable,
+    coder: Hashable,
+    value: Hashable,
 ) -> dict[str, Any]:
     if not is_labels:
-        return {"majority_accuracy": math.nan, "majority_kappa": math.nan,
-                "n_majority_units": 0, "n_majority_ties": 0}
+        return {
+            "majority_accuracy": math.nan,
+            "majority_kappa": math.nan,
+            "n_majority_units": 0,
+            "n_majority_ties": 0,
+        }
     import pandas_agree as pa
 
     majority, ties = _majority(humans_frame, unit, value)
     cand = frame[frame[coder] == c].set_index(unit)[value]
     both = majority.index.intersection(cand.index)
-    acc = float((majority[both].to_numpy() == cand[both].to_numpy()).mean()) if len(both) else math.nan
+    acc = (
+        float((majority[both].to_numpy() == cand[both].to_numpy()).mean())
+        if len(both)
+        else math.nan
+    )
     pair = pd.DataFrame(
         {
             "unit": np.concatenate([both.to_numpy(), both.to_numpy()]),
@@ -470,8 +527,12 @@ def _majority_columns(
     if len(both):
         res = pa.cohen_kappa(pair, coders=["majority", "candidate"])
         kappa = float(res)
-    return {"majority_accuracy": acc, "majority_kappa": kappa,
-            "n_majority_units": len(both), "n_majority_ties": ties}
+    return {
+        "majority_accuracy": acc,
+        "majority_kappa": kappa,
+        "n_majority_units": len(both),
+        "n_majority_ties": ties,
+    }
 
 
 def _finite_mean(x: np.ndarray) -> float:
@@ -490,8 +551,13 @@ def _nanmean(rows: list[np.ndarray]) -> np.ndarray:
 
 
 def _label_table(
-    humans_frame: pd.DataFrame, frame: pd.DataFrame, cands: list, human_labels: list,
-    unit: Hashable, coder: Hashable, value: Hashable,
+    humans_frame: pd.DataFrame,
+    frame: pd.DataFrame,
+    cands: list,
+    human_labels: list,
+    unit: Hashable,
+    coder: Hashable,
+    value: Hashable,
 ) -> pd.DataFrame:
     import pandas_agree as pa
 
@@ -521,8 +587,10 @@ def _label_table(
                     "replaced_specific_agreement": spec,
                     "humans_kappa": base["kappa"].to_numpy(),
                     "replaced_kappa": kap,
-                    "humans_share": humans_frame[value].value_counts(normalize=True)
-                    .reindex(categories, fill_value=0.0).to_numpy(),
+                    "humans_share": humans_frame[value]
+                    .value_counts(normalize=True)
+                    .reindex(categories, fill_value=0.0)
+                    .to_numpy(),
                     "candidate_share": shares.to_numpy(),
                 }
             )

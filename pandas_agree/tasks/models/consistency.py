@@ -155,8 +155,18 @@ def self_consistency(
         )
     sub = rows[[coder, unit, run, value]]
     rep = pa.report(
-        sub, distance, by=coder, unit=unit, coder=run, value=value, weights=weights,
-        ci=ci, ci_method="units", n_boot=n_boot, rng=rng, pooled=False,
+        sub,
+        distance,
+        by=coder,
+        unit=unit,
+        coder=run,
+        value=value,
+        weights=weights,
+        ci=ci,
+        ci_method="units",
+        n_boot=n_boot,
+        rng=rng,
+        pooled=False,
     )
     name = rep.columns[0]  # the alpha column, named by the distance
     out = pd.DataFrame(index=pd.Index(models, name=coder))
