@@ -27,6 +27,7 @@ __all__ = [
     "TIE_TOL",
     "benjamini_yekutieli",
     "compare_means",
+    "leave_one_out_matches",
     "leave_one_out_sums",
     "sign_counts",
     "t_statistics",
@@ -104,6 +105,56 @@ def leave_one_out_sums(
     if sums is None:
         sums = np.zeros((n_items, n_humans))
     return sums, n_other
+
+
+#: Largest items x labels table counted densely by :func:`leave_one_out_matches`.
+DENSE_COUNTS = 1 << 25
+
+
+def leave_one_out_matches(
+    codes: np.ndarray, present: np.ndarray, probe: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`leave_one_out_sums` for the score ``1[a = b]`` on integer codes, without pairs.
+
+    The number of other humans of item ``i`` who gave label ``x`` is the item's count of
+    ``x`` less one when ``x`` is human ``j``'s own label, and less ``1[y_ij = x]`` for the
+    candidate's label: one count per (item, label), looked up once per (item, human).
+
+    Examples
+    --------
+    >>> v = np.array([[0, 0, 1]])
+    >>> p = np.ones_like(v, dtype=bool)
+    >>> [a.tolist() for a in leave_one_out_matches(v, p)]
+    [[[1, 1, 0]], [[2, 2, 2]]]
+    >>> leave_one_out_matches(v, p, probe=np.array([1]))[0].tolist()
+    [[1, 1, 0]]
+    """
+    n_items = codes.shape[0]
+    per_item = present.sum(axis=1)
+    n_other = np.where(present, per_item[:, None] - 1, 0)
+    item = np.broadcast_to(np.arange(n_items, dtype=np.int64)[:, None], codes.shape)
+    n_labels = int(codes[present].max()) + 1 if present.any() else 1
+    if probe is not None:
+        n_labels = max(n_labels, int(probe.max()) + 1 if probe.size else 1)
+    own_key = item * n_labels + codes
+    if n_items * n_labels <= DENSE_COUNTS:
+        counts = np.bincount(own_key[present], minlength=n_items * n_labels)
+
+        def count(keys: np.ndarray) -> np.ndarray:
+            return counts[keys]
+    else:
+        uniq, tally = np.unique(own_key[present], return_counts=True)
+
+        def count(keys: np.ndarray) -> np.ndarray:
+            pos = np.minimum(np.searchsorted(uniq, keys), uniq.size - 1)
+            return np.where(uniq[pos] == keys, tally[pos], 0)
+
+    if probe is None:
+        sums = np.where(present, count(own_key) - 1, 0)
+    else:
+        probe_key = np.arange(n_items, dtype=np.int64) * n_labels + probe
+        sums = np.where(present, count(probe_key)[:, None] - (codes == probe[:, None]), 0)
+    return sums.astype(np.int64), n_other
 
 
 def compare_means(

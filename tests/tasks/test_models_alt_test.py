@@ -487,6 +487,23 @@ def test_near_ties_of_set_similarities_are_decided_exactly():
     assert n_ties > 50
 
 
+def test_label_counts_equal_the_pairwise_sums(monkeypatch):
+    # The count-based sums of "accuracy" (dense and sorted tables) equal the pairwise sums.
+    import pandas_agree._core.alt_test as core
+
+    rng = np.random.default_rng(2)
+    codes = rng.integers(0, 5, size=(200, 6))
+    present = rng.random(codes.shape) < 0.7
+    probe = rng.integers(0, 5, size=200)
+    for dense in (core.DENSE_COUNTS, 0):
+        monkeypatch.setattr(core, "DENSE_COUNTS", dense)
+        for p in (None, probe):
+            got = core.leave_one_out_matches(codes, present, p)
+            want = core.leave_one_out_sums(codes, present, np.equal, p)
+            np.testing.assert_array_equal(got[0], want[0])
+            np.testing.assert_array_equal(got[1], want[1])
+
+
 def test_a_candidate_that_copies_a_human():
     df = _random_frame("labels", 5, n_items=120)
     h0 = df[df.coder == "h0"]

@@ -50,6 +50,7 @@ import pandas as pd
 from ..._core.alt_test import (
     benjamini_yekutieli,
     compare_means,
+    leave_one_out_matches,
     leave_one_out_sums,
     sign_counts,
     t_statistics,
@@ -225,6 +226,15 @@ class _Scorer:
     exact: bool
     finish: Callable[[np.ndarray], np.ndarray] | None = None
     exact_pair: Callable[[int, int], Fraction] | None = None
+    equality: bool = False  # the score is 1[a = b] on codes: counted, not paired
+
+    def sums(
+        self, codes: np.ndarray, present: np.ndarray, probe: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:math:`\\sum_{k \\ne j} s(x, y_k)` per item and human, and the number of others."""
+        if self.equality:
+            return leave_one_out_matches(codes, present, probe)
+        return leave_one_out_sums(codes, present, self.pair, probe)
 
 
 def _form(similarity: Any, weights: Any) -> tuple[Form, Any]:
@@ -425,7 +435,7 @@ def _bounded(name: str, d: np.ndarray) -> np.ndarray:
 
 def _scorer(similarity: Any, resolved: Any, values: np.ndarray, weights: Any) -> _Scorer:
     if resolved == "accuracy":
-        return _Scorer("accuracy", np.equal, exact=True)
+        return _Scorer("accuracy", np.equal, exact=True, equality=True)
     if resolved == "neg_rmse":
         x = np.asarray(values, dtype=float)
 
@@ -454,7 +464,7 @@ def _signs(
     """Items of each :math:`I_j` and ``sign(S(f) - S(h_j))`` on them, for one candidate."""
     has = candidate >= 0
     probe = np.where(has, candidate, 0)
-    sums_f, _ = leave_one_out_sums(codes, present, scorer.pair, probe=probe)
+    sums_f, _ = scorer.sums(codes, present, probe)
     eligible = present & has[:, None] & (n_other >= 1)
     sign = np.zeros(codes.shape, dtype=np.int8)
     sign[eligible] = compare_means(
@@ -662,7 +672,7 @@ def alt_test(
     scorer = _scorer(similarity, resolved, tab.values, weights)
     present = tab.codes[:, human_pos] >= 0
     codes = np.where(present, tab.codes[:, human_pos], 0)
-    sums_h, n_other = leave_one_out_sums(codes, present, scorer.pair)
+    sums_h, n_other = scorer.sums(codes, present)
     if tab.group is None:
         group, group_labels = np.zeros(len(tab.units), dtype=np.intp), [None]
     else:
