@@ -300,6 +300,11 @@ def candidate_report(
                 f"`{param}` column {col!r} is not in the DataFrame; its columns are "
                 f"{list(data.columns)}"
             )
+    if by is not None and any(by == c for c in (unit, coder, value)):
+        raise InvalidParameterError(
+            f"`by` must be a column other than unit, coder and value (clusters of units), "
+            f"got by={by!r}"
+        )
     cands, human_labels = _coders(data, coder, value, cands, humans)
     frame = data[cols]
     frame = frame[frame[value].notna()]
