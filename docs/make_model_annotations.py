@@ -1,7 +1,8 @@
 """Generate pandas_agree/datasets/model_annotations.csv, the synthetic study of
-docs/model_annotators.md ("Can a model replace an annotator?").
+docs/model_annotators.md ("Can a model replace an annotator?"), and its figure.
 
-Run from anywhere: ``python docs/make_model_annotations.py``. Numpy only, seed 2025: the same
+Run from anywhere: ``python docs/make_model_annotations.py`` (``--figure`` also draws
+docs/_static/model_candidates.png, which needs matplotlib). Numpy only, seed 2025: the same
 file every time. Nothing here is real: no text was read and no model was run. The design
 follows the simulation of Calderon, Reichart and Dror (2025), appendix C: every item has a
 gold label drawn from its domain's prior; an annotator with noise ``eta`` gives the gold label
@@ -27,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 OUT = Path(__file__).resolve().parents[1] / "pandas_agree" / "datasets" / "model_annotations.csv"
+FIGURE = Path(__file__).resolve().parent / "_static" / "model_candidates.png"
 
 SEED = 2025
 LABELS = ("negative", "neutral", "positive")
@@ -91,5 +93,28 @@ def main(out: Path = OUT) -> Path:
     return out
 
 
+def figure(out: Path = FIGURE) -> Path:
+    """Draw the alt-test and the replacement alpha of the three models (bootstrap seed 1)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    import pandas_agree as pa
+
+    df = pa.datasets.model_annotations()
+    models = ["model_a", "model_b", "model_c"]
+    res = pa.alt_test(df, candidate=models, epsilon=0.15)
+    rep = pa.candidate_report(df, candidates=models, n_boot=2000, rng=1)
+    axes = pa.plot.candidates(res, rep, title="Synthetic study: three models beside six humans")
+    axes[0].figure.savefig(out, dpi=110, bbox_inches="tight")
+    plt.close(axes[0].figure)
+    return out
+
+
 if __name__ == "__main__":
+    import sys
+
     print(main())
+    if "--figure" in sys.argv:
+        print(figure())

@@ -307,3 +307,38 @@ def test_clusters_must_be_constant_within_a_unit():
     df.loc[df.index[0], "doc"] = "elsewhere"
     with pytest.raises(InvalidParameterError, match="constant within a unit"):
         pa.candidate_report(df, candidates="m1", by="doc", n_boot=10)
+
+
+def test_plot_candidates():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    df = pa.datasets.model_annotations()
+    models = ["model_a", "model_b", "model_c"]
+    res = pa.alt_test(df, candidate=models, epsilon=0.15)
+    rep = pa.candidate_report(df, candidates=models, n_boot=50, rng=1)
+    left, right = pa.plot.candidates(res, rep, title="t")
+    texts = [t.get_text() for t in left.texts]
+    assert texts == ["ω = 1.00 (passes)", "ω = 0.83 (passes)", "ω = 0.00 (fails)"]
+    # the large markers sit at rho and delta alpha
+    big = [c for c in left.collections if c.get_sizes()[0] == 90]
+    assert [float(c.get_offsets()[0][0]) for c in big] == list(res.summary.advantage_probability)
+    marks = [c for c in right.collections if c.get_sizes()[0] == 60]
+    np.testing.assert_allclose([c.get_offsets()[0][0] for c in marks], rep.table.delta_alpha)
+    plt.close("all")
+    ax = pa.plot.candidates(pa.alt_test(df, candidate=models, epsilon=0.15, by="domain"))
+    assert ax.texts[0].get_text() == "passes in 3 of 3 domains"
+    plt.close("all")
+    with pytest.raises(InvalidParameterError, match="`result` must be the result"):
+        pa.plot.candidates(rep)
+    with pytest.raises(InvalidParameterError, match="no row for candidate 'model_b'"):
+        pa.plot.candidates(
+            res,
+            pa.candidate_report(
+                df,
+                candidates=["model_a", "model_c"],
+                ci=None,
+                humans=[f"h{k}" for k in range(1, 7)],
+            ),
+        )

@@ -103,7 +103,8 @@ class AltTestResult:
     --------
     >>> import pandas_agree as pa
     >>> df = pa.datasets.model_annotations()
-    >>> res = pa.alt_test(df, candidate="model_a", epsilon=0.15)
+    >>> humans = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    >>> res = pa.alt_test(df, candidate="model_a", epsilon=0.15, humans=humans)
     >>> res.winning_rate, res.passed
     (1.0, True)
     """
@@ -658,9 +659,12 @@ def alt_test(
     >>> res.summary[["winning_rate", "advantage_probability", "passed"]].round(3)
              winning_rate  advantage_probability  passed
     coder
-    model_a           1.0                  0.863    True
-    model_b           1.0                  0.791    True
-    model_c           0.0                  0.614   False
+    model_a         1.000                   0.95    True
+    model_b         0.833                   0.86    True
+    model_c         0.000                   0.79   False
+
+    With one candidate, every other coder counts as a human unless ``humans=`` says which
+    coders are the humans.
     """
     epsilon = check_epsilon(epsilon)
     _check_args(q, test, min_items)

@@ -276,12 +276,14 @@ def candidate_report(
 
     >>> import pandas_agree as pa
     >>> df = pa.datasets.model_annotations()
-    >>> rep = pa.candidate_report(df, candidates=["model_a", "model_c"], n_boot=200, rng=1)
+    >>> models = ["model_a", "model_b", "model_c"]
+    >>> rep = pa.candidate_report(df, candidates=models, n_boot=200, rng=1)
     >>> rep.table[["alpha_humans", "alpha_replaced_mean", "delta_alpha", "z_score"]].round(3)
              alpha_humans  alpha_replaced_mean  delta_alpha  z_score
     coder
-    model_a         0.472                0.535        0.063    4.022
-    model_c         0.472                0.391       -0.081   -3.016
+    model_a         0.558                0.595        0.037    3.331
+    model_b         0.558                0.545       -0.013   -0.991
+    model_c         0.558                0.516       -0.042   -3.247
     """
     import pandas_agree as pa
 

@@ -119,9 +119,12 @@ def self_consistency(
     >>> res.table[["alpha", "alpha_low", "alpha_high", "n_runs"]].round(3)
              alpha  alpha_low  alpha_high  n_runs
     coder
-    model_a  0.877      0.839       0.914       3
-    model_b  0.629      0.573       0.684       3
-    model_c  0.502      0.434       0.565       3
+    model_a  0.978      0.952       0.992       3
+    model_b  0.866      0.825       0.909       3
+    model_c  0.962      0.937       0.986       3
+
+    ``model_c`` is nearly as consistent with itself as ``model_a`` and still the model
+    that agrees least with the humans (see :func:`pandas_agree.alt_test`).
     """
     import pandas_agree as pa
 
