@@ -317,11 +317,13 @@ def candidate_report(
     dist_name = res_h.distance
     # Which alpha fits to compute: humans alone, then each candidate replacing each human.
     fits: dict[tuple, Any] = {}
+    frames: dict[tuple, pd.DataFrame] = {}
     repl_rows = []
     for c in cands:
         cand_rows = frame[frame[coder] == c]
         for h in human_labels:
             replaced, n_units, n_missing = _replaced(humans_frame, cand_rows, h, unit, coder)
+            frames[(c, h)] = replaced
             res = pa.alpha(replaced, distance, **kw)
             fits[(c, h)] = res
             repl_rows.append(
@@ -345,6 +347,7 @@ def candidate_report(
         coder=coder,
         value=value,
     )
+    majority = _majority(humans_frame, unit, value) if is_labels else None
     rows = []
     for c in cands:
         rep = [r for r in repl_rows if r["candidate"] == c]
@@ -368,13 +371,13 @@ def candidate_report(
             for r in rep:
                 r["delta_alpha_low"], r["delta_alpha_high"] = bounds[(c, r["human"])]
         row.update(_pairwise_columns(table_pw, c, human_labels))
-        row.update(_majority_columns(humans_frame, frame, c, is_labels, unit, coder, value))
+        row.update(_majority_columns(majority, frame, c, unit, coder, value))
         rows.append(row)
     table = _table(rows, coder)
     replacements = pd.DataFrame(repl_rows).set_index(["candidate", "human"])
     replacements.index = replacements.index.set_names([coder, "human"])
     labels = (
-        _label_table(humans_frame, frame, cands, human_labels, unit, coder, value)
+        _label_table(humans_frame, frames, frame, cands, human_labels, unit, coder, value)
         if is_labels
         else None
     )
@@ -459,13 +462,21 @@ def _bootstrap(
         item_of = np.where(pairable, codes, -1).astype(np.intp)
         n_items = len(uniq)
     draws = multiplicities(n_items, n_boot, gen)
-    rep_h = _replicates(fit_h, _unit_weights(fit_h, master, item_of, draws))
+    cache: dict[bytes, np.ndarray] = {}
+
+    def weights_of(fit: Any) -> np.ndarray:
+        key = master.get_indexer(fit.coded.units).tobytes()
+        if key not in cache:
+            cache[key] = _unit_weights(fit, master, item_of, draws)
+        return cache[key]
+
+    rep_h = _replicates(fit_h, weights_of(fit_h))
     out: dict[Any, tuple[float, float]] = {"humans": _interval(rep_h, ci)}
     for c in cands:
         per_h = []
         for h in human_labels:
             fit = fits[(c, h)].fit
-            reps = _replicates(fit, _unit_weights(fit, master, item_of, draws))
+            reps = _replicates(fit, weights_of(fit))
             out[(c, h)] = _interval(reps - rep_h, ci)
             per_h.append(reps)
         out[c] = _interval(np.mean(per_h, axis=0) - rep_h, ci)
@@ -498,15 +509,14 @@ def _pairwise_columns(table: pd.DataFrame, c: Hashable, humans: list) -> dict[st
 
 
 def _majority_columns(
-    humans_frame: pd.DataFrame,
+    majority_ties: tuple[pd.Series, int] | None,
     frame: pd.DataFrame,
     c: Hashable,
-    is_labels: bool,
     unit: Hashable,
     coder: Hashable,
     value: Hashable,
 ) -> dict[str, Any]:
-    if not is_labels:
+    if majority_ties is None:
         return {
             "majority_accuracy": math.nan,
             "majority_kappa": math.nan,
@@ -515,7 +525,7 @@ def _majority_columns(
         }
     import pandas_agree as pa
 
-    majority, ties = _majority(humans_frame, unit, value)
+    majority, ties = majority_ties
     cand = frame[frame[coder] == c].set_index(unit)[value]
     both = majority.index.intersection(cand.index)
     acc = (
@@ -559,6 +569,7 @@ def _nanmean(rows: list[np.ndarray]) -> np.ndarray:
 
 def _label_table(
     humans_frame: pd.DataFrame,
+    frames: dict[tuple, pd.DataFrame],
     frame: pd.DataFrame,
     cands: list,
     human_labels: list,
@@ -578,10 +589,7 @@ def _label_table(
     parts = []
     for c in cands:
         cand_rows = frame[frame[coder] == c]
-        per = [
-            pa.category_agreement(_replaced(humans_frame, cand_rows, h, unit, coder)[0], **kw)
-            for h in human_labels
-        ]
+        per = [pa.category_agreement(frames[(c, h)], **kw) for h in human_labels]
         spec = _nanmean([p["specific_agreement"].to_numpy(dtype=float) for p in per])
         kap = _nanmean([p["kappa"].to_numpy(dtype=float) for p in per])
         shares = cand_rows[value].value_counts(normalize=True).reindex(categories, fill_value=0.0)
