@@ -292,6 +292,25 @@ def test_callable_similarity_matches_the_definition():
     _check(res, df, ["m1"], 0.05, closeness, 0.05, 12, "t", None)
 
 
+def test_weighted_set_distance_matches_the_definition():
+    # Weighted Jaccard (element weights) has no exact form here: floats, ties within 1e-12.
+    df = _random_frame("sets", 5)
+    w = {"w": 1.0, "x": 2.5, "y": 0.5, "z": 4.0}
+
+    def similarity(x, y):
+        return 1 - pa.distances.weighted_jaccard(x, y, weights=w)
+
+    res = pa.alt_test(
+        df,
+        candidate=["m1", "m2"],
+        epsilon=0.1,
+        similarity="weighted_jaccard",
+        weights=w,
+        min_items=12,
+    )
+    _check(res, df, ["m1", "m2"], 0.1, similarity, 0.05, 12, "t", None)
+
+
 def test_p_values_equal_scipy_ttest_1samp():
     df = _random_frame("labels", 4)
     humans = sorted(set(df.coder) - {"m1", "m2"})
