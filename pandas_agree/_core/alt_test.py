@@ -92,12 +92,14 @@ def leave_one_out_sums(
         rows = np.flatnonzero(present[:, j])
         if rows.size == 0:
             continue
-        others = present[rows]
+        every = rows.size == n_items  # then slices, not copies
+        others = present.copy() if every else present[rows]
         others[:, j] = False
+        block = values if every else values[rows]
         if probe_scores is None:
-            scores = pair_score(values[rows, j][:, None], values[rows])
+            scores = pair_score(block[:, j][:, None], block)
         else:
-            scores = probe_scores[rows]
+            scores = probe_scores if every else probe_scores[rows]
         col = np.where(others, scores, np.zeros((), dtype=scores.dtype)).sum(axis=1)
         if sums is None:
             sums = np.zeros((n_items, n_humans), dtype=col.dtype)

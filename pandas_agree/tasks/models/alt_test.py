@@ -228,6 +228,8 @@ class _Scorer:
     finish: Callable[[np.ndarray], np.ndarray] | None = None
     exact_pair: Callable[[int, int], Fraction] | None = None
     equality: bool = False  # the score is 1[a = b] on codes: counted, not paired
+    is_callable: bool = False  # a user's similarity function
+    lift: Callable[[np.ndarray], np.ndarray] | None = None  # codes to what ``pair`` takes
 
     def sums(
         self, codes: np.ndarray, present: np.ndarray, probe: np.ndarray | None = None
@@ -235,6 +237,9 @@ class _Scorer:
         """:math:`\\sum_{k \\ne j} s(x, y_k)` per item and human, and the number of others."""
         if self.equality:
             return leave_one_out_matches(codes, present, probe)
+        if self.lift is not None:
+            codes = self.lift(codes)
+            probe = None if probe is None else self.lift(probe)
         return leave_one_out_sums(codes, present, self.pair, probe)
 
 
@@ -348,7 +353,7 @@ def _callable_scorer(func: Callable[[Any, Any], float], values: np.ndarray) -> _
                 ) from exc
         return _finite(name, out, len(out))
 
-    return _Scorer(name, _PairTable(len(values), evaluate), exact=False)
+    return _Scorer(name, _PairTable(len(values), evaluate), exact=False, is_callable=True)
 
 
 def exact_set_similarity(name: str, inter: int, na: int, nb: int) -> Fraction:
@@ -441,10 +446,16 @@ def _scorer(similarity: Any, resolved: Any, values: np.ndarray, weights: Any) ->
         x = np.asarray(values, dtype=float)
 
         def squared(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            diff = x[a] - x[b]
+            diff = a - b
             return diff * diff
 
-        return _Scorer("neg_rmse", squared, exact=False, finish=lambda m: -np.sqrt(m))
+        return _Scorer(
+            "neg_rmse",
+            squared,
+            exact=False,
+            finish=lambda m: -np.sqrt(m),
+            lift=lambda codes: x[codes],
+        )
     if callable(resolved) and not hasattr(resolved, "kind"):
         return _callable_scorer(resolved, values)
     return _set_scorer(resolved, values, weights)
@@ -687,7 +698,7 @@ def alt_test(
         axis=1,
     )
     human_labels = list(tab.coders[human_pos])
-    name = scorer.name if isinstance(similarity, str) else f"callable {scorer.name}"
+    name = scorer.name if not scorer.is_callable else f"callable {scorer.name}"
     rows, domain_rows, summary_rows = [], [], []
     for c_label, c_pos in zip(cands, cand_pos):
         eligible, sign = _signs(codes, present, sums_h, n_other, tab.codes[:, c_pos], scorer)
