@@ -81,7 +81,8 @@ class AltTestResult:
     Attributes
     ----------
     summary : pandas.DataFrame
-        One row per candidate, best first (by advantage probability). Without ``by``:
+        One row per candidate, best first (by advantage probability; with ``by``, by
+        domains passed, then advantage probability). Without ``by``:
         ``winning_rate`` (:math:`\\omega`), ``advantage_probability`` (:math:`\\rho`),
         ``passed`` (:math:`\\omega \\ge 0.5`), ``n_humans`` (``m``, humans tested),
         ``n_rejected`` (``r``), ``n_left_out``. With ``by``: ``domains_passed``,

@@ -16,7 +16,8 @@ For each candidate ``c`` and the humans :math:`H`:
   mean pairwise agreement with the humans is :math:`a_x = \mathrm{mean}_{h \ne x} a(x, h)`;
   the candidate's :math:`a_c` is set beside the humans' leave-one-out values :math:`a_j`,
   with :math:`z = (a_c - \mathrm{mean}_j a_j) / \mathrm{sd}_j a_j` (sample sd, ``ddof=1``).
-  Han et al. (2025, "Judge's Verdict") read :math:`|z| < 1` as human-like.
+  Han et al. (2025, "Judge's Verdict") read :math:`|z| < 1` as human-like and
+  :math:`z > 1` as "super-consistent" (more agreement than people have with each other).
 * **The human majority.** Per unit, the label most humans gave (every unit with a human
   label). A tie goes to the tied label the humans used most often over all units, then to
   the first in sorted order (order of first appearance when labels do not sort). The
@@ -267,8 +268,9 @@ def candidate_report(
     ----------
     Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability.
 
-    Han, S. et al. (2025). Judge's Verdict: A Comprehensive Analysis of LLM Judge Capability
-    Through Human Agreement. arXiv:2510.09738.
+    Han, S., Titericz Junior, G., Balough, T. and Zhou, W. (2025). Judge's Verdict: A
+    Comprehensive Analysis of LLM Judge Capability Through Human Agreement.
+    arXiv:2510.09738.
 
     Examples
     --------
