@@ -6,11 +6,13 @@ annotation :math:`x` to the annotations of the *other* humans :math:`k \ne j` of
 This module computes, for every human ``j`` at once and vectorised over items:
 
 * :func:`leave_one_out_sums`: :math:`\sum_{k \ne j} s(x_{ij}, y_{ik})` and the number of
-  other humans, where :math:`x_{ij}` is human ``j``'s own annotation or the candidate's;
+  other humans, where :math:`x_{ij}` is human ``j``'s own annotation or the candidate's
+  (:func:`leave_one_out_matches` for ``s = 1[x = y]``, from counts of labels per item);
 * :func:`compare_means`: the sign of :math:`S_i(f) - S_i(h_j)` from those sums, exactly
   for integer sums and within a relative 1e-12 for float scores;
 * :func:`sign_counts`: per human (and group of items), the counts behind
   :math:`\rho^f_j`, :math:`\rho^h_j` and the moments of :math:`d_i = W^h_i - W^f_i`;
+* :func:`t_statistics`: one-sample t statistics of ``d`` from its exact integer moments;
 * :func:`benjamini_yekutieli`: the step-up procedure over the humans' p-values.
 
 Humans are columns, items rows; a human's missing annotation is ``present[i, j] = False``
