@@ -57,6 +57,7 @@ _NAMES: dict[str, tuple[str, ...]] = {  # names that are not declared functions
     "results": ("AlphaResult",),
     "spans": ("UAlphaResult", "UnitizingAlphaResult"),
     "tasks.association": ("DiceResult",),
+    "tasks.models": ("AltTestResult", "CandidateReport", "SelfConsistencyResult"),
     "tasks.pyramid.scoring": ("pyramid_sizes",),
 }
 _MODULE_OF = {name: module for module, names in _NAMES.items() for name in names}

@@ -5,6 +5,9 @@
   dashed line at each reliability threshold (Krippendorff's 0.667 and 0.8).
 * :func:`heatmap`: the table of :func:`pandas_agree.pairwise`, with the value written in
   each cell and the (NaN) diagonal left blank.
+* :func:`candidates`: model annotators beside the humans: each candidate's advantage
+  probability and winning rate from :func:`pandas_agree.alt_test`, and the change in alpha
+  when it replaces a human from :func:`pandas_agree.candidate_report`.
 
 Both draw on ``ax`` when given (else on a new figure) and return the Axes. matplotlib is
 imported when a function is called, so ``import pandas_agree`` never needs it; install it
@@ -32,7 +35,7 @@ import pandas as pd
 
 from ..errors import InvalidParameterError, ValueTypeError
 
-__all__ = ["forest", "heatmap", "score_scatter"]
+__all__ = ["candidates", "forest", "heatmap", "score_scatter"]
 
 #: Columns of :func:`pandas_agree.report` that are not distances.
 _REPORT_COLUMNS = ("n_units", "n_coders", "n_pairable", "reason")
@@ -421,3 +424,149 @@ def score_scatter(
         ax.legend(title=str(docset), fontsize="small")
     ax.set_title(str(score) if title is None else title)
     return ax
+
+
+def candidates(
+    result: Any,
+    report: Any = None,
+    ax: Any = None,
+    *,
+    title: str | None = None,
+) -> Any:
+    """Candidate annotators beside the humans: the alt-test, and alpha when one replaces a human.
+
+    Left (or the only) panel, from :func:`pandas_agree.alt_test`: one row per candidate, in
+    the order of ``result.summary`` (best first). A grey dot per human is
+    :math:`\\rho^f_j`, the share of that human's items on which the candidate represents the
+    others at least as well as the human does; the large marker is their mean, the
+    advantage probability :math:`\\rho`, green when the candidate passes and red when it
+    fails; the text gives the winning rate :math:`\\omega`. With ``by=`` the dots are per
+    human and domain, the text gives the domains passed, and green means more than half.
+
+    Right panel, when ``report`` (a :func:`pandas_agree.candidate_report`) is given:
+    :math:`\\Delta\\alpha`, the mean change in alpha when the candidate replaces each human,
+    with its bootstrap interval, and a grey dot per replaced human; the dashed line is no
+    change.
+
+    Parameters
+    ----------
+    result : AltTestResult
+        From :func:`pandas_agree.alt_test`.
+    report : CandidateReport, optional
+        From :func:`pandas_agree.candidate_report` on the same candidates.
+    ax : matplotlib Axes, or a pair of them with ``report``, optional
+        Where to draw; a new figure when omitted.
+    title : str, optional
+        Figure title (above both panels).
+
+    Returns
+    -------
+    matplotlib.axes.Axes, or an array of two with ``report``
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``result`` or ``report`` is not what the functions above return, or the report
+        has no candidate of the result.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas_agree as pa
+    >>> df = pa.datasets.model_annotations()
+    >>> models = ["model_a", "model_b", "model_c"]
+    >>> res = pa.alt_test(df, candidate=models, epsilon=0.15)
+    >>> rep = pa.candidate_report(df, candidates=models, n_boot=200, rng=1)
+    >>> left, right = pa.plot.candidates(res, rep)
+    >>> [t.get_text() for t in left.get_yticklabels()]
+    ['model_a', 'model_b', 'model_c']
+    >>> right.get_xlabel()
+    'change in alpha when the candidate replaces a human'
+    """
+    summary = getattr(result, "summary", None)
+    table = getattr(result, "table", None)
+    if not isinstance(summary, pd.DataFrame) or not isinstance(table, pd.DataFrame):
+        raise InvalidParameterError(
+            f"`result` must be the result of pandas_agree.alt_test, got {type(result).__name__}"
+        )
+    names = list(summary.index)
+    if report is not None:
+        rep_table = getattr(report, "table", None)
+        if not isinstance(rep_table, pd.DataFrame) or "delta_alpha" not in rep_table:
+            raise InvalidParameterError(
+                "`report` must be the result of pandas_agree.candidate_report, got "
+                f"{type(report).__name__}"
+            )
+        missing = [c for c in names if c not in rep_table.index]
+        if missing:
+            raise InvalidParameterError(
+                f"`report` has no row for candidate {missing[0]!r} of `result` (its candidates "
+                f"are {list(rep_table.index)})"
+            )
+    plt = _pyplot()
+    n = len(names)
+    if ax is None:
+        height = 1.6 + 0.7 * n
+        if report is None:
+            _, ax = plt.subplots(figsize=(5.5, height), layout="constrained")
+        else:
+            _, ax = plt.subplots(
+                1, 2, figsize=(11, height), sharey=True, layout="constrained"
+            )
+    axes = list(np.atleast_1d(ax))
+    if len(axes) != (1 if report is None else 2):
+        raise InvalidParameterError(
+            f"`ax` must be {'one Axes' if report is None else 'two Axes'}, got {len(axes)}"
+        )
+    y = np.arange(n)[::-1].astype(float)
+    left = axes[0]
+    by_domain = "domains_passed" in summary.columns
+    for k, name in enumerate(names):
+        per_human = table.xs(name, level=0)["rho_f"].to_numpy(dtype=float)
+        per_human = per_human[np.isfinite(per_human)]
+        left.scatter(per_human, np.full(per_human.size, y[k]), s=14, color="0.6", zorder=2)
+        row = summary.loc[name]
+        if by_domain:
+            ok = row["domains_passed"] > row["n_domains"] / 2
+            text = f"passes in {int(row['domains_passed'])} of {int(row['n_domains'])} domains"
+        else:
+            ok = bool(row["passed"])
+            text = f"\u03c9 = {row['winning_rate']:.2f} ({'passes' if ok else 'fails'})"
+        colour = "tab:green" if ok else "tab:red"
+        left.scatter([row["advantage_probability"]], [y[k]], s=90, color=colour, zorder=3,
+                     edgecolor="black", linewidth=0.6)
+        left.annotate(text, (row["advantage_probability"], y[k]), xytext=(0, 9),
+                      textcoords="offset points", ha="center", va="bottom",
+                      fontsize="small", color=colour)
+    left.set_yticks(y)
+    left.set_yticklabels([str(c) for c in names])
+    left.set_xlim(0, 1.02)
+    left.set_ylim(-0.6, n - 0.2)
+    left.set_xlabel("advantage probability \u03c1 (dots: \u03c1 per human)")
+    left.grid(axis="x", color="0.9")
+    left.set_axisbelow(True)
+    left.set_title(f"alt-test, \u03b5 = {result.epsilon:g}", fontsize="medium")
+    if report is not None:
+        right = axes[1]
+        rep_table, repl = report.table, report.replacements
+        for k, name in enumerate(names):
+            deltas = repl.xs(name, level=0)["delta_alpha"].to_numpy(dtype=float)
+            right.scatter(deltas, np.full(deltas.size, y[k]), s=14, color="0.6", zorder=2)
+            row = rep_table.loc[name]
+            if "delta_alpha_low" in rep_table.columns:
+                low, high = row["delta_alpha_low"], row["delta_alpha_high"]
+                if np.isfinite(low) and np.isfinite(high):
+                    right.plot([low, high], [y[k], y[k]], color="black", lw=1.5, zorder=3)
+            right.scatter([row["delta_alpha"]], [y[k]], s=60, color="black", zorder=4)
+        right.axvline(0, color="grey", linestyle="--", lw=1)
+        right.set_xlabel("change in alpha when the candidate replaces a human")
+        right.grid(axis="x", color="0.9")
+        right.set_axisbelow(True)
+        level = "" if report.ci is None else f" ({report.ci:.0%} interval)"
+        right.set_title(f"replacement \u0394\u03b1{level}", fontsize="medium")
+        right.tick_params(axis="y", left=False)
+    fig = left.figure
+    if title is not None:
+        fig.suptitle(title)
+    return left if report is None else np.array(axes)
