@@ -1,4 +1,4 @@
-"""Result objects: frozen dataclasses with ``float()``, a short repr and ``to_series()``."""
+"""The base of every result object (:class:`Result`), and alpha's result."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from ._core.states import AlphaState
+from ._core.states import AlphaState, ResultState
 
 if TYPE_CHECKING:
     import numpy as np
@@ -17,24 +17,46 @@ if TYPE_CHECKING:
     from .data.prepare import CodedData
     from .krippendorff.bootstrap import AlphaBootstrap, ConfidenceInterval
 
-__all__ = ["AlphaFit", "AlphaResult", "AlphaState", "snapshot"]
+__all__ = ["AlphaFit", "AlphaResult", "AlphaState", "Result", "snapshot"]
 
 
-class ScalarResult:
-    """Mixin of the result dataclasses: ``float(result)`` and ``result.to_series()``.
+class Result:
+    """Base of every result: a frozen dataclass with ``float()``, ``to_frame()``, ``state``.
 
-    A subclass names its headline field (``_headline``, what ``float()`` returns), the
-    fields and properties of :meth:`to_series` in order (``_series_fields``) and the
-    Series name (``_series_name``: a class attribute, or a property when it depends on
-    the result).
+    A subclass is a ``@dataclass(frozen=True)`` that names
+
+    * ``_headline``: the field ``float(result)`` returns (None: the result has no one number);
+    * ``_series_fields``: the scalar fields of :meth:`to_series`, in order, and its name
+      (``_series_name``: a class attribute, or a property when it depends on the result);
+    * ``state``: what the computation found, as a code (an enum whose ``DEFINED`` member is 0),
+      for programs to test; the default is :class:`~pandas_agree._core.states.ResultState`
+      derived from the headline and ``reason``;
+    * ``reason``: the same for people: a sentence, or None when there is nothing to say.
+
+    :meth:`to_frame` is one row of :meth:`to_series` unless the result holds a table.
     """
 
-    _headline: ClassVar[str]
-    _series_fields: ClassVar[tuple[str, ...]]
+    _headline: ClassVar[str | None] = None
+    _series_fields: ClassVar[tuple[str, ...]] = ()
     _series_name: ClassVar[Any] = None
 
     def __float__(self) -> float:
+        if self._headline is None:
+            raise TypeError(f"{type(self).__name__} has no single number; see to_frame()")
         return float(getattr(self, self._headline))
+
+    def __getattr__(self, name: str) -> Any:
+        # The defaults of ``reason`` and ``state`` for results that do not define them (kept
+        # out of the class namespace, where a dataclass would take them for field defaults).
+        if name == "reason":
+            return None
+        if name == "state":
+            if self._headline is not None:
+                value = getattr(self, self._headline)
+                if isinstance(value, float) and value != value:
+                    return ResultState.UNDEFINED
+            return ResultState.NOTED if self.reason else ResultState.DEFINED
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def to_series(self) -> pd.Series:
         """The scalar fields as a :class:`pandas.Series` of object dtype.
@@ -47,6 +69,10 @@ class ScalarResult:
             name=self._series_name,
             dtype=object,
         )
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a table: here one row, the scalar fields of :meth:`to_series`."""
+        return self.to_series().to_frame().T
 
 
 def snapshot(frame: pd.DataFrame) -> pd.DataFrame:
@@ -92,7 +118,7 @@ class AlphaFit:
 
 
 @dataclass(frozen=True)
-class AlphaResult(ScalarResult):
+class AlphaResult(Result):
     """Krippendorff's alpha and the quantities it is made of.
 
     Attributes

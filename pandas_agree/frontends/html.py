@@ -51,6 +51,7 @@ from pandas_agree.errors import (
     NoPairableUnitsError,
     ValueTypeError,
 )
+from pandas_agree.results import Result
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
@@ -234,7 +235,7 @@ CONTENT_SECURITY_POLICY = (
 
 
 @dataclass(frozen=True)
-class ReportPage:
+class ReportPage(Result):
     """What an agreement report page shows; ``to_html()`` renders it.
 
     Built by :func:`report_page` or :func:`span_report_page`. Every table is the library's

@@ -61,6 +61,7 @@ from .._core.agreement import (
     table_proportions,
 )
 from .._core.kappas import own_margin_agreement
+from .._core.states import ChanceState
 from ..data.categorical import (
     check_known,
     coder_positions,
@@ -78,7 +79,7 @@ from ..errors import (
     NoPairableUnitsError,
 )
 from ..reasons import chance_reason
-from ..results import ScalarResult
+from ..results import Result
 from .weights import WeightsLike, agreement_weights
 
 __all__ = [
@@ -112,7 +113,7 @@ _warn_if = warn_if
 
 
 @dataclass(frozen=True)
-class CoefficientResult(ScalarResult):
+class CoefficientResult(Result):
     """A chance-corrected agreement coefficient and what it is made of.
 
     Attributes
@@ -137,8 +138,10 @@ class CoefficientResult(ScalarResult):
     weights : str or None
         The scheme name (one of :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES`), ``"custom"``
         for a matrix or callable, or None (unweighted).
+    state : ChanceState
+        Why ``value`` is what it is, as a code (``ChanceState.DEFINED``, or why it is NaN).
     reason : str or None
-        Why ``value`` is NaN, when it is.
+        The same in words: why ``value`` is NaN, when it is.
     coders : tuple or None
         The two coders compared (two-coder coefficients), rows then columns of ``table``.
     table : pandas.DataFrame or None
@@ -155,7 +158,7 @@ class CoefficientResult(ScalarResult):
     n_coders: int
     n_categories: int
     weights: str | None = None
-    reason: str | None = None
+    state: ChanceState = ChanceState.DEFINED
     coders: tuple[Hashable, ...] | None = field(default=None, repr=False)
     table: pd.DataFrame | None = field(default=None, repr=False, compare=False)
     categories: pd.Index | None = field(default=None, repr=False, compare=False)
@@ -175,6 +178,11 @@ class CoefficientResult(ScalarResult):
     @property
     def _series_name(self) -> str:
         return self.method
+
+    @property
+    def reason(self) -> str | None:
+        """Why ``value`` is NaN, in words (None when it is defined)."""
+        return chance_reason(self.state)
 
     def __repr__(self) -> str:
         extra = f", weights={self.weights!r}" if self.weights else ""
@@ -240,14 +248,14 @@ def _result(method: str, p_o: float, p_e: float, **fields: Any) -> CoefficientRe
 
     Percent agreement is ``p_o`` itself.
     """
+    state = ChanceState.DEFINED
     if method == "percent_agreement":
-        val, reason = p_o, None
+        val = p_o
     else:
         val, state = chance_corrected(p_o, p_e)
-        reason = chance_reason(state)
-        _warn_if(reason, method)
+        _warn_if(chance_reason(state), method)
     return CoefficientResult(
-        method=method, value=val, observed=p_o, expected=p_e, reason=reason, **fields
+        method=method, value=val, observed=p_o, expected=p_e, state=state, **fields
     )
 
 

@@ -17,7 +17,7 @@ from .._core.icc import FORMS, icc_table, mean_squares
 from ..data.prepare import prepare
 from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError, ValueTypeError
-from ..results import ScalarResult, snapshot
+from ..results import Result, snapshot
 
 __all__ = ["ICCResult", "icc"]
 
@@ -25,7 +25,7 @@ Form = Literal["1,1", "2,1", "3,1", "1,k", "2,k", "3,k"]
 
 
 @dataclass(frozen=True)
-class ICCResult(ScalarResult):
+class ICCResult(Result):
     """An intraclass correlation and the table of all six forms.
 
     Attributes

@@ -36,6 +36,7 @@ import pandas as pd
 
 from .._core.agreement import chance_corrected
 from .._core.kappas import bangdiwala_terms, max_agreement
+from .._core.states import ChanceState
 from ..data.categorical import prepare_categorical, two_coder_table, two_coders, warn_if
 from ..data.prepare import OnDuplicate
 from ..declare import declared
@@ -127,16 +128,16 @@ def bangdiwala_b(
     )
     num, den = bangdiwala_terms(table)
     n2 = float(table.sum()) ** 2
-    reason = None
+    state = ChanceState.DEFINED
     if den == 0:  # then num == 0 too: no category is used by both coders
-        reason = "the two coders never used the same category: every rectangle is empty"
-    warn_if(reason, "bangdiwala_b")
+        state = ChanceState.NO_SHARED_CATEGORY
+    warn_if(chance_reason(state), "bangdiwala_b")
     return CoefficientResult(
         method="bangdiwala_b",
-        value=float("nan") if reason else num / den,
+        value=float("nan") if state.undefined else num / den,
         observed=num / n2,
         expected=den / n2,
-        reason=reason,
+        state=state,
         **fields,
     )
 
@@ -257,8 +258,7 @@ def kappa_max(
     )
     p_max, p_e = max_agreement(table)
     val, state = chance_corrected(p_max, p_e)
-    reason = chance_reason(state)
-    warn_if(reason, "kappa_max")
+    warn_if(chance_reason(state), "kappa_max")
     return CoefficientResult(
-        method="kappa_max", value=val, observed=p_max, expected=p_e, reason=reason, **fields
+        method="kappa_max", value=val, observed=p_max, expected=p_e, state=state, **fields
     )

@@ -44,6 +44,7 @@ import pandas as pd
 
 from .._core.agreement import chance_corrected, rater_terms
 from .._core.kappas import conger_expected, pair_tables, rater_margins, reliability_codes
+from .._core.states import ChanceState
 from ..data.categorical import coder_positions, order_known, prepare_categorical, warn_if
 from ..data.prepare import CodedData, OnDuplicate
 from ..declare import declared
@@ -247,8 +248,7 @@ def conger_kappa(
     margins = rater_margins(prep.coder_codes, prep.codes, len(prep.coders), q)
     p_e = conger_expected(margins, prep.weights)
     value_, state = chance_corrected(p_a, p_e)
-    reason = chance_reason(state)
-    warn_if(reason, "conger_kappa")
+    warn_if(chance_reason(state), "conger_kappa")
     frame, *_ = _pairs(prep)
     return MultiKappaResult(
         method="conger_kappa",
@@ -259,7 +259,7 @@ def conger_kappa(
         n_coders=len(prep.coders),
         n_categories=q,
         weights=prep.weights_name,
-        reason=reason,
+        state=state,
         coders=tuple(prep.coders),
         categories=prep.domain,
         pairs=frame,
@@ -329,13 +329,13 @@ def light_kappa(
     if not compared.any():
         raise _no_pairs(func)
     usable = compared & np.isfinite(frame["kappa"].to_numpy())
-    reason = None
+    state = ChanceState.DEFINED
     if not usable.any():
         value_ = float("nan")
-        reason = "every pair of coders has chance agreement 1: no pairwise kappa is defined"
+        state = ChanceState.NO_PAIR_DEFINED
     else:  # pairs without a common unit or with p_e = 1 are visible in `pairs`
         value_ = float(frame["kappa"].to_numpy()[usable].mean())
-    warn_if(reason, "light_kappa")
+    warn_if(chance_reason(state), "light_kappa")
     keep = usable if usable.any() else compared
     return MultiKappaResult(
         method="light_kappa",
@@ -346,7 +346,7 @@ def light_kappa(
         n_coders=len(prep.coders),
         n_categories=len(prep.domain),
         weights=prep.weights_name,
-        reason=reason,
+        state=state,
         coders=tuple(prep.coders),
         categories=prep.domain,
         pairs=frame,
@@ -422,8 +422,7 @@ def hubert_kappa(
         raise _no_pairs(func)
     mean_o, mean_e = float(p_o[compared].mean()), float(p_e[compared].mean())
     value_, state = chance_corrected(mean_o, mean_e)
-    reason = chance_reason(state)
-    warn_if(reason, "hubert_kappa")
+    warn_if(chance_reason(state), "hubert_kappa")
     return MultiKappaResult(
         method="hubert_kappa",
         value=value_,
@@ -433,7 +432,7 @@ def hubert_kappa(
         n_coders=len(prep.coders),
         n_categories=len(prep.domain),
         weights=prep.weights_name,
-        reason=reason,
+        state=state,
         coders=tuple(prep.coders),
         categories=prep.domain,
         pairs=frame,

@@ -53,7 +53,10 @@ import numpy as np
 import pandas as pd
 
 from .._core.bootstrap import krippendorff_replicates, resampled_replicates
+from .._core.states import BootstrapState
 from ..errors import DegenerateDataWarning, InvalidParameterError, user_stacklevel
+from ..reasons import bootstrap_reason
+from ..results import Result
 
 if TYPE_CHECKING:
     from ..results import AlphaResult
@@ -63,6 +66,7 @@ __all__ = [
     "AlphaBootstrap",
     "ConfidenceInterval",
     "bootstrap_alpha",
+    "bootstrap_state",
     "check_bootstrap_args",
     "check_level",
 ]
@@ -71,7 +75,7 @@ METHODS = ("krippendorff", "units", "clusters")
 
 
 @dataclass(frozen=True)
-class ConfidenceInterval:
+class ConfidenceInterval(Result):
     """A bootstrap percentile interval; unpacks as ``low, high``."""
 
     low: float
@@ -79,10 +83,25 @@ class ConfidenceInterval:
     level: float
     method: str
     n_boot: int
-    note: str | None = None
+    state: BootstrapState = BootstrapState.DEFINED
+    n_undefined: int = 0
+    value: float = float("nan")
+
+    _series_fields = ("low", "high", "level", "method", "n_boot", "reason")
+    _series_name = "confidence_interval"
 
     def __iter__(self):
         return iter((self.low, self.high))
+
+    @property
+    def reason(self) -> str | None:
+        """What makes the interval degenerate, or which resamples it leaves out, in words."""
+        return bootstrap_reason(self.state, self.n_boot, self.n_undefined, self.value)
+
+    @property
+    def note(self) -> str | None:
+        """The same as :attr:`reason`."""
+        return self.reason
 
     def __repr__(self) -> str:
         note = f", note={self.note!r}" if self.note else ""
@@ -93,7 +112,7 @@ class ConfidenceInterval:
 
 
 @dataclass(frozen=True)
-class AlphaBootstrap:
+class AlphaBootstrap(Result):
     """Bootstrap replicates of alpha, with the interval and ``q`` computed from them.
 
     Attributes
@@ -104,14 +123,36 @@ class AlphaBootstrap:
         Resampling scheme (see :mod:`pandas_agree.krippendorff.bootstrap`).
     replicates : ndarray
         The replicates (NaN where a resample had no expected disagreement).
-    note : str or None
-        Why the distribution is degenerate, when it is.
+    state : BootstrapState
+        Whether the distribution is degenerate, or leaves resamples out, as a code.
+    reason, note : str or None
+        The same in words (``note`` is another name of ``reason``).
     """
 
     alpha: float
     method: str
     replicates: np.ndarray = field(repr=False)
-    note: str | None = None
+
+    _headline = "alpha"
+    _series_fields = ("alpha", "method", "n_boot", "reason")
+    _series_name = "bootstrap"
+
+    @property
+    def state(self) -> BootstrapState:
+        """What the distribution looks like, as a code."""
+        return bootstrap_state(self.replicates)
+
+    @property
+    def reason(self) -> str | None:
+        """What the distribution looks like, in words (None when it spreads and is whole)."""
+        valid = self._valid()
+        first = float(valid[0]) if valid.size else float("nan")
+        return bootstrap_reason(self.state, self.n_boot, self.n_boot - valid.size, first)
+
+    @property
+    def note(self) -> str | None:
+        """The same as :attr:`reason`."""
+        return self.reason
 
     @property
     def n_boot(self) -> int:
@@ -125,12 +166,15 @@ class AlphaBootstrap:
         """Percentile interval of the replicates at ``level``."""
         level = check_level(level)
         valid = self._valid()
+        extra = {
+            "state": self.state,
+            "n_undefined": self.n_boot - valid.size,
+            "value": float(valid[0]) if valid.size else float("nan"),
+        }
         if valid.size == 0:
-            return ConfidenceInterval(np.nan, np.nan, level, self.method, self.n_boot, self.note)
+            return ConfidenceInterval(np.nan, np.nan, level, self.method, self.n_boot, **extra)
         low, high = np.quantile(valid, [(1 - level) / 2, (1 + level) / 2])
-        return ConfidenceInterval(
-            float(low), float(high), level, self.method, self.n_boot, self.note
-        )
+        return ConfidenceInterval(float(low), float(high), level, self.method, self.n_boot, **extra)
 
     def prob_below(self, alpha_min: float) -> float:
         """Krippendorff's *q*: the share of replicates below ``alpha_min``.
@@ -302,7 +346,10 @@ def bootstrap_alpha(
         reps = resampled_replicates(
             kernel, counts, fit.observed_by_unit, owner, n_items, n_boot, gen, progress
         )
-    return AlphaBootstrap(result.alpha, method, reps, _degenerate_note(reps))
+    boot = AlphaBootstrap(result.alpha, method, reps)
+    if boot.state.degenerate and boot.state is not BootstrapState.NONE_DEFINED:
+        warnings.warn(boot.reason, DegenerateDataWarning, stacklevel=user_stacklevel())
+    return boot
 
 
 def _resampled_items(result: AlphaResult, method: str, cluster: Any) -> tuple[np.ndarray, int]:
@@ -320,22 +367,20 @@ def _resampled_items(result: AlphaResult, method: str, cluster: Any) -> tuple[np
     return np.where(m > 0, owner, -1), n_items
 
 
-def _degenerate_note(reps: np.ndarray) -> str | None:
-    """Why a bootstrap distribution is degenerate (warned), or resamples were left out."""
-    note = None
+def bootstrap_state(reps: np.ndarray) -> BootstrapState:
+    """What a vector of bootstrap replicates looks like (NaN: a resample without ``D_e``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bootstrap_state(np.array([1.0, 1.0, np.nan])).name
+    'ALL_AGREE'
+    """
     valid = reps[~np.isnan(reps)]
-    if valid.size and np.all(valid == valid[0]):
-        note = f"all {valid.size} replicates equal {valid[0]:g}: " + (
-            "every pairable value agrees, so resampling has no disagreement to vary; "
-            "the interval is degenerate"
-            if valid[0] == 1
-            else "the bootstrap distribution has no spread; the interval is degenerate"
-        )
-        warnings.warn(note, DegenerateDataWarning, stacklevel=user_stacklevel())
+    if valid.size == 0:
+        return BootstrapState.NONE_DEFINED
+    if np.all(valid == valid[0]):
+        return BootstrapState.ALL_AGREE if valid[0] == 1 else BootstrapState.NO_SPREAD
     if valid.size < reps.size:
-        extra = (
-            f"{reps.size - valid.size} of {reps.size} resamples had no expected disagreement "
-            "(all values the same) and are left out of the interval"
-        )
-        note = extra if note is None else f"{note}; {extra}"
-    return note
+        return BootstrapState.SOME_UNDEFINED
+    return BootstrapState.DEFINED

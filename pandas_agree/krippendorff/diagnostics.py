@@ -50,7 +50,7 @@ from ..data.prepare import CodedData
 from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
 from ..kappa.weights import agreement_weights
-from ..results import AlphaResult, ScalarResult
+from ..results import AlphaResult, Result
 from .alpha import fit_alpha, make_kernel, prepare_for
 
 __all__ = ["AgreementSummary", "coder_disagreement", "pairwise", "summary", "unit_disagreement"]
@@ -341,7 +341,7 @@ def coder_disagreement(result: AlphaResult) -> pd.DataFrame:
 
 
 @dataclass(frozen=True)
-class AgreementSummary(ScalarResult):
+class AgreementSummary(Result):
     """Alpha, percent agreement and Gwet's AC1 on the same data, with a prevalence note.
 
     Attributes
@@ -390,6 +390,11 @@ class AgreementSummary(ScalarResult):
         "paradox",
         "note",
     )
+
+    @property
+    def reason(self) -> str | None:
+        """The prevalence note (the same as ``note``), or None."""
+        return self.note
 
     @property
     def _series_name(self) -> str:

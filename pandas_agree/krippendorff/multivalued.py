@@ -38,7 +38,7 @@ from .._core.mvalpha import MVAlphaParts, mv_alpha_parts
 from ..data.prepare import CodedData, prepare, set_incidence
 from ..declare import declared
 from ..errors import DegenerateDataWarning, user_stacklevel
-from ..results import ScalarResult
+from ..results import Result
 from .alpha import coded_counts
 
 __all__ = ["MVAlphaResult", "mv_alpha"]
@@ -51,7 +51,7 @@ _NO_EXPECTED = (
 
 
 @dataclass(frozen=True)
-class MVAlphaResult(ScalarResult):
+class MVAlphaResult(Result):
     """Multi-valued alpha and the quantities it is made of.
 
     Attributes

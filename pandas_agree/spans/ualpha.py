@@ -18,7 +18,7 @@ from ..errors import (
     ValueTypeError,
     user_stacklevel,
 )
-from ..results import ScalarResult
+from ..results import Result
 from ._frame import Spans, coverage_pairs, subset, validate, which
 from .f1 import ALL_LABELS
 
@@ -39,7 +39,7 @@ _MEASURES = ("u", "|u", "cu")
 
 
 @dataclass(frozen=True)
-class UAlphaResult(ScalarResult):
+class UAlphaResult(Result):
     r"""Krippendorff's u-alpha family: :math:`{}_u\alpha`, :math:`{}_{|u}\alpha`,
     :math:`{}_{cu}\alpha` and :math:`{}_{(k)u}\alpha`, pooled over documents.
 

@@ -13,7 +13,7 @@ import pandas as pd
 from .._core import unitizing as _u
 from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, user_stacklevel
-from ..results import ScalarResult
+from ..results import Result
 from ._attrs import reader_lengths
 from ._frame import Spans, subset, validate, which
 from .f1 import ALL_LABELS
@@ -29,7 +29,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class UnitizingAlphaResult(ScalarResult):
+class UnitizingAlphaResult(Result):
     r"""Krippendorff's unitizing alpha :math:`\alpha_U` and its parts.
 
     Attributes

@@ -46,7 +46,7 @@ from ..errors import (
     user_stacklevel,
 )
 from ..krippendorff.alpha import check_distance, make_kernel
-from ..results import ScalarResult
+from ..results import Result
 
 __all__ = ["DiceResult", "dice_association"]
 
@@ -54,7 +54,7 @@ WeightSpec = None | Mapping[Hashable, float] | pd.Series | Callable[[Any], float
 
 
 @dataclass(frozen=True)
-class DiceResult(ScalarResult):
+class DiceResult(Result):
     """Dice association between two annotators, pooled over the units both annotated.
 
     Attributes

@@ -50,7 +50,7 @@ from ..errors import (
     InvalidParameterError,
     user_stacklevel,
 )
-from ..results import ScalarResult
+from ..results import Result
 from .classes import Roles, check_flag, partition, partition_codes, show
 
 __all__ = [
@@ -185,7 +185,7 @@ _STAT_COLUMNS = (
 
 
 @dataclass(frozen=True)
-class LinkAgreement(ScalarResult):
+class LinkAgreement(Result):
     """Passonneau's (1997) 2-by-2 link table and the statistics computed from it.
 
     ``float(result)`` is Cohen's ``kappa``, the statistic the report tabulates (Tables 3, 4).

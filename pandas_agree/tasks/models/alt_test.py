@@ -57,6 +57,7 @@ from ..._core.alt_test import (
 )
 from ...declare import declared
 from ...errors import InvalidParameterError, NoEligibleHumansError, UnknownDistanceError
+from ...results import Result
 from ._data import Form, Wide, as_label_list, coder_positions, wide
 
 __all__ = ["TESTS", "AltTestResult", "alt_test", "check_epsilon"]
@@ -76,7 +77,7 @@ _DENSE_PAIRS = 1 << 22
 
 
 @dataclass(frozen=True)
-class AltTestResult:
+class AltTestResult(Result):
     """The alt-test of one or more candidates against the human annotators.
 
     Attributes
@@ -361,8 +362,8 @@ def _callable_scorer(func: Callable[[Any, Any], float], values: np.ndarray) -> _
 def exact_set_similarity(name: str, inter: int, na: int, nb: int) -> Fraction:
     """``1 - d`` of a built-in set distance as an exact fraction of (|A & B|, |A|, |B|).
 
-    The formulas of :mod:`pandas_agree.krippendorff.distances` in rational arithmetic (MASI's thirds are
-    exact thirds), for deciding ties exactly.
+    The formulas of :mod:`pandas_agree.krippendorff.distances` in rational arithmetic
+    (MASI's thirds are exact thirds), for deciding ties exactly.
 
     Examples
     --------
@@ -597,7 +598,8 @@ def alt_test(
     similarity : {"accuracy", "neg_rmse"}, set distance name or callable, default "accuracy"
         ``"accuracy"``: ``1[x = y]`` on labels (non-integer floats are refused: use
         ``"neg_rmse"``); ``"neg_rmse"``: :math:`S = -\sqrt{\mathrm{mean}_k (x - y_k)^2}` on
-        numbers; a set distance of :func:`pandas_agree.krippendorff.distances.available_distances` with
+        numbers; a set distance of :func:`pandas_agree.krippendorff.distances.available_distances`
+        with
         values in [0, 1] (``"jaccard"``, ``"dice"``, ``"masi"``, ``"masi_dice"``,
         ``"masi_jaccard"``, ``"weighted_jaccard"``, ...): ``1 - d(x, y)`` on set-valued cells;
         a callable: a pairwise similarity ``s(x, y) -> float`` of the scored annotation ``x``

@@ -39,6 +39,7 @@ import pandas as pd
 from ..._core.bootstrap import multiplicities, weighted_replicates
 from ...declare import declared
 from ...errors import InvalidParameterError
+from ...results import Result
 from ._data import as_label_list, coder_positions
 
 __all__ = ["CandidateReport", "candidate_report"]
@@ -47,7 +48,7 @@ _COLUMNS = ("unit", "coder", "value")
 
 
 @dataclass(frozen=True)
-class CandidateReport:
+class CandidateReport(Result):
     """The candidates among the humans: one row per candidate.
 
     Attributes

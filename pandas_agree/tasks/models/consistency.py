@@ -19,13 +19,14 @@ import pandas as pd
 
 from ...declare import declared
 from ...errors import ColumnNotFoundError, InvalidParameterError, ValueTypeError
+from ...results import Result
 from ._data import as_label_list, coder_positions
 
 __all__ = ["SelfConsistencyResult", "self_consistency"]
 
 
 @dataclass(frozen=True)
-class SelfConsistencyResult:
+class SelfConsistencyResult(Result):
     """Alpha across the runs of each model.
 
     Attributes

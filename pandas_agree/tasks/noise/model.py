@@ -70,7 +70,7 @@ from pandas_agree.errors import (
     NoPairableUnitsError,
     user_stacklevel,
 )
-from pandas_agree.results import ScalarResult
+from pandas_agree.results import Result
 
 __all__ = [
     "ChanceDifference",
@@ -143,7 +143,7 @@ def _check_counts(n_items: Any, n_disagreed: Any, p: float) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class NoiseResult(ScalarResult):
+class NoiseResult(Result):
     r"""Noise of the agreed subset under the easy/hard model.
 
     ``float(result)`` is :math:`\tau`.
@@ -277,7 +277,7 @@ class DataNoiseResult(NoiseResult):
 
 
 @dataclass(frozen=True)
-class ChanceDifference(ScalarResult):
+class ChanceDifference(Result):
     r"""Chance difference in correct answers between two equally good algorithms (section 4.1).
 
     ``float(result)`` is the Chebyshev bound in answers.
@@ -354,7 +354,7 @@ class ChanceDifference(ScalarResult):
 
 
 @dataclass(frozen=True)
-class KappaView(ScalarResult):
+class KappaView(Result):
     r"""The kappa-based reading of section 3.3: kappa estimates the share of easy items.
 
     ``float(result)`` is ``implied_noise``.

@@ -47,6 +47,7 @@ import pandas as pd
 from ...data.prepare import check_columns
 from ...declare import declared
 from ...errors import InvalidParameterError, ValueTypeError
+from ...results import Result
 
 __all__ = ["HSDResult", "score_anova", "tukey_hsd"]
 
@@ -218,7 +219,7 @@ def score_anova(
 
 
 @dataclass(frozen=True)
-class HSDResult:
+class HSDResult(Result):
     """Tukey's HSD for all pairs of levels of one factor.
 
     Attributes
