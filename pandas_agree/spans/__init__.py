@@ -15,6 +15,9 @@ return. Every function takes the column names as keywords (``document=``, ``code
   (Krippendorff 1995; 2004, section 12.4), overall and per category.
 * :func:`span_report`: all of these side by side, per document and pooled (the table of
   ``pandas-agree spans``).
+* :func:`relation_f1` and :func:`relation_alpha`: agreement on relations between spans
+  (a *relation frame*: ``document, coder, relation, label, head, tail`` and the head and
+  tail offsets and labels), see :mod:`pandas_agree.spans.relations`.
 
 Who saw which document matters: a coder with no span in a document either saw it and
 marked nothing, or never saw it. ``coverage=[(document, coder), ...]`` (the readers record
@@ -28,13 +31,17 @@ from __future__ import annotations
 
 from .f1 import ALL_LABELS, span_f1
 from .kappa import span_kappa
+from .relations import RelationAlphaResult, relation_alpha, relation_f1
 from .report import span_report
 from .unitizing import UnitizingAlphaResult, unitizing_alpha
 from .units import spans_to_units, whitespace_tokens
 
 __all__ = [
     "ALL_LABELS",
+    "RelationAlphaResult",
     "UnitizingAlphaResult",
+    "relation_alpha",
+    "relation_f1",
     "span_f1",
     "span_kappa",
     "span_report",
