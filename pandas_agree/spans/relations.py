@@ -166,8 +166,7 @@ def _symmetric_mask(
         return np.zeros(v.label.size, dtype=bool)
     if isinstance(symmetric, (str, bytes)) or not isinstance(symmetric, Iterable):
         raise InvalidParameterError(
-            f"`symmetric` must be True, False or a collection of relation labels, got "
-            f"{symmetric!r}"
+            f"`symmetric` must be True, False or a collection of relation labels, got {symmetric!r}"
         )
     names = list(symmetric)
     sym_label = v.labels.isin(names)
@@ -220,7 +219,12 @@ def _greedy(
 
 
 def _canonical(
-    s1: np.ndarray, e1: np.ndarray, l1: np.ndarray, s2: np.ndarray, e2: np.ndarray, l2: np.ndarray,
+    s1: np.ndarray,
+    e1: np.ndarray,
+    l1: np.ndarray,
+    s2: np.ndarray,
+    e2: np.ndarray,
+    l2: np.ndarray,
     swap_ok: np.ndarray,
 ) -> tuple[np.ndarray, ...]:
     """(head, tail) put in (start, end, label) order where ``swap_ok`` (symmetric relations)."""
@@ -250,8 +254,12 @@ def _exact_matches(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> tuple[
 
 
 def _overlapping(
-    key_a: np.ndarray, sa: np.ndarray, ea: np.ndarray,
-    key_b: np.ndarray, sb: np.ndarray, eb: np.ndarray,
+    key_a: np.ndarray,
+    sa: np.ndarray,
+    ea: np.ndarray,
+    key_b: np.ndarray,
+    sb: np.ndarray,
+    eb: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All (i, j, overlap) with equal keys whose spans share a character (sweep by start)."""
     if key_a.size == 0 or key_b.size == 0:
@@ -312,9 +320,9 @@ def _overlap_matches(
     ia, jb, score = ia[first], jb[first], score[first]
     # rank: larger overlap first, then a's head start and tail start, then b's, then row order
     rank = np.empty(ia.size, dtype=np.intp)
-    rank[
-        np.lexsort((jb, ia, b["ts"][jb], b["hs"][jb], a["ts"][ia], a["hs"][ia], -score))
-    ] = np.arange(ia.size)
+    rank[np.lexsort((jb, ia, b["ts"][jb], b["hs"][jb], a["ts"][ia], a["hs"][ia], -score))] = (
+        np.arange(ia.size)
+    )
     return _greedy(ia, jb, rank, na, nb)
 
 
@@ -440,8 +448,9 @@ tail_start, tail_end, tail_label : hashable
     >>> rel = pd.DataFrame({
     ...     "document": "d1", "coder": ["A", "A", "B", "B"], "relation": ["R1", "R2", "R1", "R2"],
     ...     "label": ["Equiv", "Owns", "Equiv", "Owns"], "head": ["T1", "T1", "T2", "T1"],
-    ...     "tail": ["T2", "T3", "T1", "T3"], "head_start": [0, 0, 10, 0], "head_end": [4, 4, 14, 4],
-    ...     "head_label": "PER", "tail_start": [10, 20, 0, 20], "tail_end": [14, 25, 4, 25],
+    ...     "tail": ["T2", "T3", "T1", "T3"], "head_start": [0, 0, 10, 0],
+    ...     "head_end": [4, 4, 14, 4], "head_label": "PER",
+    ...     "tail_start": [10, 20, 0, 20], "tail_end": [14, 25, 4, 25],
     ...     "tail_label": ["PER", "ORG", "PER", "LOC"]})
     >>> pa.relation_f1(rel)[["label", "n_a", "n_b", "matched", "f1"]]
          label  n_a  n_b  matched   f1
@@ -465,8 +474,20 @@ tail_start, tail_end, tail_label : hashable
     cols = dict(
         zip(
             _COLUMNS,
-            (document, coder, relation, label, head, tail, head_start, head_end, head_label,
-             tail_start, tail_end, tail_label),
+            (
+                document,
+                coder,
+                relation,
+                label,
+                head,
+                tail,
+                head_start,
+                head_end,
+                head_label,
+                tail_start,
+                tail_end,
+                tail_label,
+            ),
             strict=True,
         )
     )
@@ -507,8 +528,19 @@ tail_start, tail_end, tail_label : hashable
         # symmetric relations in a canonical direction: equal relations get equal keys
         hs, he, hl, ts, te, tl = _canonical(v.hs, v.he, v.hl, v.ts, v.te, v.tl, sym)
         v = _Relations(
-            v.doc, v.documents, v.coder, v.coders, v.label, v.labels,
-            hs, he, hl, ts, te, tl, v.span_labels,
+            v.doc,
+            v.documents,
+            v.coder,
+            v.coders,
+            v.label,
+            v.labels,
+            hs,
+            he,
+            hl,
+            ts,
+            te,
+            tl,
+            v.span_labels,
         )
     tables = []
     for a in range(len(coder_index)):
@@ -521,9 +553,7 @@ tail_start, tail_end, tail_label : hashable
                 ia, _ = _exact_matches(side_a, side_b)
             else:
                 ia, _ = _overlap_matches(side_a, side_b)
-            tables.append(
-                _pair_table(coder_index[a], coder_index[b], v, in_a, in_b, ia, labels)
-            )
+            tables.append(_pair_table(coder_index[a], coder_index[b], v, in_a, in_b, ia, labels))
     return pd.concat(tables, ignore_index=True)
 
 
@@ -629,7 +659,12 @@ class RelationAlphaResult:
     units: pd.DataFrame = field(default=None, repr=False)  # type: ignore[assignment]
 
     _fields: ClassVar[tuple[str, ...]] = (
-        "alpha", "distance", "n_pairs", "n_related", "n_coders", "reason",
+        "alpha",
+        "distance",
+        "n_pairs",
+        "n_related",
+        "n_coders",
+        "reason",
     )
 
     def __float__(self) -> float:
@@ -756,16 +791,27 @@ tail_label : hashable
     cols = dict(
         zip(
             _COLUMNS,
-            (document, coder, relation, label, head, tail, head_start, head_end, head_label,
-             tail_start, tail_end, tail_label),
+            (
+                document,
+                coder,
+                relation,
+                label,
+                head,
+                tail,
+                head_start,
+                head_end,
+                head_label,
+                tail_start,
+                tail_end,
+                tail_label,
+            ),
             strict=True,
         )
     )
     rv = _validate(relations, cols, span_labels)
     if NO_RELATION in set(rv.labels):
         raise InvalidParameterError(
-            f"the relation label {NO_RELATION!r} is the value of unrelated pairs; rename that "
-            "label"
+            f"the relation label {NO_RELATION!r} is the value of unrelated pairs; rename that label"
         )
     sym = _symmetric_mask(symmetric, rv, True)
     # one table of spans: the span frame's and the relations' heads and tails, numbered
@@ -796,7 +842,6 @@ tail_label : hashable
     span_id = table.groupby(["d", "s", "e", "l"], sort=True).ngroup().to_numpy(np.int64)
     s_id, h_id, t_id = span_id[:n_s], span_id[n_s : n_s + n_r], span_id[n_s + n_r :]
     n_span = int(span_id.max()) + 1 if span_id.size else 0
-    n_cod = len(coders_all)
     marked = np.unique(s_cod.astype(np.int64) * n_span + s_id)
     for end_name, ids in (("head", h_id), ("tail", t_id)):
         missing = ~np.isin(r_cod.astype(np.int64) * n_span + ids, marked)
@@ -830,8 +875,9 @@ tail_label : hashable
     n_related = int(units.size)
     # coders who marked both spans of each unit
     by_span = pd.DataFrame({"span": s_id, "c": s_cod}).drop_duplicates()
-    u = pd.DataFrame({"unit": np.arange(units.size), "pair": units, "h": units // n_span,
-                      "t": units % n_span})
+    u = pd.DataFrame(
+        {"unit": np.arange(units.size), "pair": units, "h": units // n_span, "t": units % n_span}
+    )
     has_head = u.merge(by_span.rename(columns={"span": "h"}), on="h")
     shared = has_head.merge(by_span.rename(columns={"span": "t"}), on=["t", "c"])
     shared = shared.merge(rel, on=["pair", "c"], how="left")
@@ -842,10 +888,20 @@ tail_label : hashable
     value = np.full(len(shared), NO_RELATION, dtype=object)
     value[has_rel] = label_names[lab_code[has_rel].astype(np.intp)]
     # the spans of each unit, for reading the units table
-    first_row = pd.DataFrame(
-        {"id": span_id, "d": table["d"].to_numpy(), "s": table["s"].to_numpy(),
-         "e": table["e"].to_numpy(), "l": table["l"].to_numpy()}
-    ).drop_duplicates("id").set_index("id").sort_index()
+    first_row = (
+        pd.DataFrame(
+            {
+                "id": span_id,
+                "d": table["d"].to_numpy(),
+                "s": table["s"].to_numpy(),
+                "e": table["e"].to_numpy(),
+                "l": table["l"].to_numpy(),
+            }
+        )
+        .drop_duplicates("id")
+        .set_index("id")
+        .sort_index()
+    )
     hs_ = first_row.loc[shared["h"].to_numpy()]
     ts_ = first_row.loc[shared["t"].to_numpy()]
     out = pd.DataFrame(
