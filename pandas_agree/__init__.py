@@ -56,6 +56,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "counts_to_long",
         "fleiss_kappa",
         "gwet_ac1",
+    "hierarchical_f1",
         "percent_agreement",
         "scott_pi",
         "scott_pi_table",
@@ -85,6 +86,8 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "spans_to_units",
         "unitizing_alpha",
     ),
+    "spans.relations": ("RelationAlphaResult", "relation_alpha", "relation_f1"),
+    "tasks.hierarchy": ("HierarchicalF1Result", "Taxonomy", "hierarchical_f1"),
     "weights": ("WEIGHT_SCHEMES", "weight_matrix"),
 }
 _MODULE_OF = {name: module for module, names in _NAMES.items() for name in names}
@@ -167,6 +170,8 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
         spans_to_units,
         unitizing_alpha,
     )
+    from .spans.relations import RelationAlphaResult, relation_alpha, relation_f1
+    from .tasks.hierarchy import HierarchicalF1Result, Taxonomy, hierarchical_f1
     from .weights import WEIGHT_SCHEMES, weight_matrix
 
 # DataArray.agree and Dataset.agree, and dask's DataFrame.agree, are registered when xarray or
@@ -187,8 +192,11 @@ __all__ = [
     "ConfidenceInterval",
     "DiceResult",
     "Distance",
+    "HierarchicalF1Result",
     "MVAlphaResult",
     "MultiKappaResult",
+    "RelationAlphaResult",
+    "Taxonomy",
     "UnitizingAlphaResult",
     "agreed_subset_noise",
     "alpha",
@@ -211,6 +219,7 @@ __all__ = [
     "errors",
     "fleiss_kappa",
     "gwet_ac1",
+    "hierarchical_f1",
     "hubert_kappa",
     "io",
     "kappa_max",
@@ -229,6 +238,8 @@ __all__ = [
     "pyramid_study",
     "register_coefficient",
     "register_distance",
+    "relation_alpha",
+    "relation_f1",
     "report",
     "score_agreement",
     "scott_pi",

@@ -1,0 +1,3 @@
+"""Annotation tasks beyond one value per unit."""
+
+__all__: list[str] = []
