@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameterError
+from ..errors import ColumnNotFoundError, InvalidParameterError
 from ._frame import check_frame, coverage_pairs, offsets, subset, which
 from .f1 import ALL_LABELS
 
@@ -103,10 +103,14 @@ def _validate(
     relations: Any, cols: dict[str, Hashable], span_labels: bool, name: str = "relations"
 ) -> _Relations:
     check_frame(relations, name)
-    from ..data import check_columns
-
-    needed = {k: v for k, v in cols.items() if span_labels or k not in ("head_label", "tail_label")}
-    check_columns(relations, **needed)
+    for param, col in cols.items():
+        if not span_labels and param in ("head_label", "tail_label"):
+            continue
+        if col not in relations.columns:
+            raise ColumnNotFoundError(
+                f"`{param}` column {col!r} is not in `{name}`; its columns are "
+                f"{list(relations.columns)} (pass {param}=<column name>)"
+            )
     for param in ("document", "coder", "label"):
         col = cols[param]
         missing = relations[col].isna().to_numpy()

@@ -55,7 +55,7 @@ from ..errors import (
 )
 
 if TYPE_CHECKING:
-    from ..distances import Distance
+    from pandas_agree import Distance
 
 __all__ = [
     "POOLED",
@@ -677,9 +677,9 @@ class Taxonomy:
             single.__name__ = single.__qualname__ = name
             return single
 
-        from .. import distances as _distances
+        import pandas_agree as pa
 
-        base = _distances.jaccard if kind == "jaccard" else _distances.masi
+        base = pa.distances.jaccard if kind == "jaccard" else pa.distances.masi
         cache: dict[frozenset, frozenset] = {}
 
         def augmented(x: Any) -> frozenset:
