@@ -650,7 +650,7 @@ class RelationAlphaResult:
     units : pandas.DataFrame
         The units: one row per span pair and coder who marked both spans, with ``unit``,
         ``document``, the head and tail offsets (and labels), ``coder`` and ``value`` (the
-        relation label or :data:`NO_RELATION`).
+        relation label or :data:`NO_RELATION`); names are categoricals.
     """
 
     alpha: float
@@ -886,44 +886,31 @@ tail_label : hashable
     shared = has_head.merge(by_span.rename(columns={"span": "t"}), on=["t", "c"])
     shared = shared.merge(rel, on=["pair", "c"], how="left")
     shared = shared.sort_values(["unit", "c"], kind="stable").reset_index(drop=True)
-    label_names = rv.labels.to_numpy(dtype=object)
-    lab_code = shared["lab"].to_numpy()
-    has_rel = ~pd.isna(lab_code)
-    value = np.full(len(shared), NO_RELATION, dtype=object)
-    value[has_rel] = label_names[lab_code[has_rel].astype(np.intp)]
-    # the spans of each unit, for reading the units table
-    first_row = (
-        pd.DataFrame(
-            {
-                "id": span_id,
-                "d": table["d"].to_numpy(),
-                "s": table["s"].to_numpy(),
-                "e": table["e"].to_numpy(),
-                "l": table["l"].to_numpy(),
-            }
-        )
-        .drop_duplicates("id")
-        .set_index("id")
-        .sort_index()
-    )
-    hs_ = first_row.loc[shared["h"].to_numpy()]
-    ts_ = first_row.loc[shared["t"].to_numpy()]
+    lab_code = shared["lab"].to_numpy(dtype=float, na_value=np.nan)
+    value_code = np.where(np.isnan(lab_code), len(rv.labels), np.nan_to_num(lab_code))
+    # the spans of each unit, for reading the units table: attributes by span id
+    _, first = np.unique(span_id, return_index=True)
+    d_of, s_of, e_of, l_of = (table[c].to_numpy()[first] for c in ("d", "s", "e", "l"))
+    h, t = shared["h"].to_numpy(), shared["t"].to_numpy()
+
+    def categorical(codes: np.ndarray, names: pd.Index) -> pd.Categorical:
+        return pd.Categorical.from_codes(codes.astype(np.intp), categories=names)
+
     out = pd.DataFrame(
         {
             "unit": shared["unit"].to_numpy(np.int64),
-            "document": docs.to_numpy(dtype=object)[hs_["d"].to_numpy()],
-            "head_start": hs_["s"].to_numpy(np.int64),
-            "head_end": hs_["e"].to_numpy(np.int64),
-            "tail_start": ts_["s"].to_numpy(np.int64),
-            "tail_end": ts_["e"].to_numpy(np.int64),
-            "coder": coders_all.to_numpy(dtype=object)[shared["c"].to_numpy()],
-            "value": value,
+            "document": categorical(d_of[h], docs),
+            "head_start": s_of[h].astype(np.int64),
+            "head_end": e_of[h].astype(np.int64),
+            "tail_start": s_of[t].astype(np.int64),
+            "tail_end": e_of[t].astype(np.int64),
+            "coder": categorical(shared["c"].to_numpy(), coders_all),
+            "value": categorical(value_code, rv.labels.append(pd.Index([NO_RELATION]))),
         }
     )
     if span_labels:
-        names = span_lab.to_numpy(dtype=object)
-        out.insert(4, "head_label", names[hs_["l"].to_numpy()])
-        out.insert(7, "tail_label", names[ts_["l"].to_numpy()])
+        out.insert(4, "head_label", categorical(l_of[h], span_lab))
+        out.insert(7, "tail_label", categorical(l_of[t], span_lab))
     from .. import alpha as _alpha
 
     res = _alpha(out, distance, unit="unit", coder="coder", value="value")
