@@ -24,15 +24,18 @@ a label set and never chosen by a coder.
       :math:`1 - 2\,\mathrm{depth}(c) / (\mathrm{depth}(a) + \mathrm{depth}(b))` with
       :math:`c` the lowest common ancestor, top-level labels at depth 1 and the virtual
       root at depth 0 (Wu & Palmer 1994; NLTK's ``wup_similarity`` on a taxonomy with one
-      top-level label). Labels in different top-level trees are at distance 1. This is not
-      a metric.
+      top-level label). In a tree this equals
+      :math:`\ell(a, b) / (\mathrm{depth}(a) + \mathrm{depth}(b))`: the path length over the
+      sum of depths, so a step deep in the tree costs less than one near the top. Labels in
+      different top-level trees are at distance 1.
   ``jaccard``, ``masi``
       Label sets augmented with the ancestors of their labels, then the Jaccard or MASI
       distance (Passonneau 2006) between the augmented sets: the hierarchical analogue of
-      MASI for multi-label annotation. Jaccard on augmented sets is a metric.
+      MASI for multi-label annotation. Jaccard on augmented sets is a pseudometric: sets
+      with the same closure, such as ``{Dog}`` and ``{Dog, Mammal}``, are at distance 0.
 
-  On a flat taxonomy (no label has a parent) ``path``, ``wu_palmer`` and ``jaccard`` on
-  single labels are the nominal distance, so alpha with them is nominal alpha.
+  On a flat taxonomy (no label has a parent) all four are the nominal distance on single
+  labels, so alpha with them is nominal alpha.
 """
 
 from __future__ import annotations
