@@ -90,12 +90,17 @@ def _factorize(values: Any) -> tuple[np.ndarray, pd.Index]:
     return codes.astype(np.intp), pd.Index(uniques, dtype=object)
 
 
+def _py(x: Any) -> Any:
+    """A NumPy scalar as the Python scalar it holds (for messages)."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
 def _describe(frame: pd.DataFrame, k: int, cols: dict[str, Hashable]) -> str:
     """Which relation row ``k`` is, for messages."""
     row = frame.iloc[k]
     return (
-        f"relation {row[cols['relation']]!r} of coder {row[cols['coder']]!r} in document "
-        f"{row[cols['document']]!r} (row index {frame.index[k]!r})"
+        f"relation {_py(row[cols['relation']])!r} of coder {_py(row[cols['coder']])!r} in "
+        f"document {_py(row[cols['document']])!r} (row index {_py(frame.index[k])!r})"
     )
 
 
@@ -128,8 +133,8 @@ def _validate(
                 k = int(np.flatnonzero(missing)[0])
                 raise InvalidParameterError(
                     f"{_describe(relations, k, cols)}: its {end} "
-                    f"{relations[cols[end]].iloc[k]!r} is not in the span frame (`{end}_{part}` "
-                    f"column {col!r} is missing in {which(missing, relations.index)}); join the "
+                    f"{_py(relations[cols[end]].iloc[k])!r} is not in the span frame "
+                    f"(`{end}_{part}` column {col!r} is missing in {which(missing, relations.index)}); join the "
                     "span offsets and labels on every relation, or drop relations whose spans "
                     "are gone"
                 )
@@ -523,7 +528,8 @@ tail_start, tail_end, tail_label : hashable
         if unseen.any():
             k = int(np.flatnonzero(unseen)[0])
             raise InvalidParameterError(
-                f"`coverage` leaves out ({v.documents[v.doc[k]]!r}, {coder_index[r_coder[k]]!r}),"
+                f"`coverage` leaves out ({_py(v.documents[v.doc[k]])!r}, "
+                f"{_py(coder_index[r_coder[k]])!r}),"
                 " which has relations"
             )
     n_labels = len(v.labels)
@@ -853,11 +859,11 @@ tail_label : hashable
             k = int(np.flatnonzero(missing)[0])
             s_ = rv.hs[k] if end_name == "head" else rv.ts[k]
             e_ = rv.he[k] if end_name == "head" else rv.te[k]
-            lab = relations[cols[f"{end_name}_label"]].iloc[k] if span_labels else None
+            lab = _py(relations[cols[f"{end_name}_label"]].iloc[k]) if span_labels else None
             what = f"[{int(s_)}, {int(e_)})" + (f" labelled {lab!r}" if span_labels else "")
             raise InvalidParameterError(
                 f"{_describe(relations, k, cols)}: its {end_name} "
-                f"{relations[cols[end_name]].iloc[k]!r} at {what} is not in the span frame "
+                f"{_py(relations[cols[end_name]].iloc[k])!r} at {what} is not in the span frame "
                 f"({which(missing, relations.index)} have a {end_name} that coder did not mark)"
             )
     # symmetric relations on the pair in document order (span ids sort by document order)

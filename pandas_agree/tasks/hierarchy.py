@@ -114,9 +114,14 @@ def _check_label(x: Any, where: str) -> None:
         raise InvalidParameterError(f"{where}: a label must be hashable, got {x!r}") from None
 
 
+def _py(x: Any) -> Any:
+    """A NumPy scalar as the Python scalar it holds (for messages)."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
 def _show(labels: Sequence[Any], n: int = 5) -> str:
     more = ", ..." if len(labels) > n else ""
-    return "[" + ", ".join(repr(x) for x in list(labels)[:n]) + more + "]"
+    return "[" + ", ".join(repr(_py(x)) for x in list(labels)[:n]) + more + "]"
 
 
 class Taxonomy:
@@ -516,7 +521,7 @@ class Taxonomy:
 
     def _unknown(self, x: Any, what: str) -> InvalidParameterError:
         return InvalidParameterError(
-            f"{what}: the label {x!r} is not in the taxonomy ({len(self)} labels: "
+            f"{what}: the label {_py(x)!r} is not in the taxonomy ({len(self)} labels: "
             f"{_show(self._labels)}); add it to the taxonomy or correct the value"
         )
 
@@ -996,9 +1001,9 @@ def hierarchical_f1(
     if dup.any():
         k = int(np.flatnonzero(dup)[0])
         raise DuplicateRatingError(
-            f"coder {coder_index[c_codes[k]]!r} rated unit {units[u_codes[k]]!r} more than "
-            f"once ({int(dup.sum())} rows are repeats, e.g. index {rows[k]!r}); keep one row "
-            "per unit and coder, or merge the labels into one set"
+            f"coder {_py(coder_index[c_codes[k]])!r} rated unit {_py(units[u_codes[k]])!r} "
+            f"more than once ({int(dup.sum())} rows are repeats, e.g. index {_py(rows[k])!r}); "
+            "keep one row per unit and coder, or merge the labels into one set"
         )
     # the labels of every rating, then every label with its ancestors
     lists = [_as_list(x) for x in raw]
@@ -1009,8 +1014,8 @@ def hierarchical_f1(
     if bad:
         k = int(owner[bad[0]])
         raise MissingInSetError(
-            f"`value` column {value!r}: the label set of unit {units[u_codes[k]]!r}, coder "
-            f"{coder_index[c_codes[k]]!r} holds a missing label: {raw[k]!r}"
+            f"`value` column {value!r}: the label set of unit {_py(units[u_codes[k]])!r}, coder "
+            f"{_py(coder_index[c_codes[k]])!r} holds a missing label: {raw[k]!r}"
         )
     try:
         codes = tax.codes(flat)
@@ -1025,8 +1030,8 @@ def hierarchical_f1(
                 k = int(owner[j])
                 raise tax._unknown(
                     x,
-                    f"`value` column {value!r} (unit {units[u_codes[k]]!r}, coder "
-                    f"{coder_index[c_codes[k]]!r})",
+                    f"`value` column {value!r} (unit {_py(units[u_codes[k]])!r}, coder "
+                    f"{_py(coder_index[c_codes[k]])!r})",
                 ) from None
         raise
     pos, anc = tax._expand(codes)
