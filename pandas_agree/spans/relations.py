@@ -134,9 +134,9 @@ def _validate(
                 raise InvalidParameterError(
                     f"{_describe(relations, k, cols)}: its {end} "
                     f"{_py(relations[cols[end]].iloc[k])!r} is not in the span frame "
-                    f"(`{end}_{part}` column {col!r} is missing in {which(missing, relations.index)}); join the "
-                    "span offsets and labels on every relation, or drop relations whose spans "
-                    "are gone"
+                    f"(`{end}_{part}` column {col!r} is missing in "
+                    f"{which(missing, relations.index)}); join the span offsets and labels on "
+                    "every relation, or drop relations whose spans are gone"
                 )
     hs = offsets(relations, cols["head_start"], "head_start", name)
     he = offsets(relations, cols["head_end"], "head_end", name)
