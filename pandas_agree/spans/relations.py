@@ -90,6 +90,17 @@ def _factorize(values: Any) -> tuple[np.ndarray, pd.Index]:
     return codes.astype(np.intp), pd.Index(uniques, dtype=object)
 
 
+def _sorted_unique(x: np.ndarray) -> np.ndarray:
+    """``np.unique`` of integers by sorting (NumPy 2's hash-based unique is far slower here)."""
+    out = np.sort(x)
+    if out.size > 1:
+        keep = np.empty(out.size, dtype=bool)
+        keep[0] = True
+        np.not_equal(out[1:], out[:-1], out=keep[1:])
+        out = out[keep]
+    return out
+
+
 def _py(x: Any) -> Any:
     """A NumPy scalar as the Python scalar it holds (for messages)."""
     return x.item() if isinstance(x, np.generic) else x
@@ -852,9 +863,11 @@ tail_label : hashable
     span_id = table.groupby(["d", "s", "e", "l"], sort=True).ngroup().to_numpy(np.int64)
     s_id, h_id, t_id = span_id[:n_s], span_id[n_s : n_s + n_r], span_id[n_s + n_r :]
     n_span = int(span_id.max()) + 1 if span_id.size else 0
-    marked = np.unique(s_cod.astype(np.int64) * n_span + s_id)
+    marked = _sorted_unique(s_cod.astype(np.int64) * n_span + s_id)
     for end_name, ids in (("head", h_id), ("tail", t_id)):
-        missing = ~np.isin(r_cod.astype(np.int64) * n_span + ids, marked)
+        wanted = r_cod.astype(np.int64) * n_span + ids
+        at = np.minimum(np.searchsorted(marked, wanted), max(marked.size - 1, 0))
+        missing = marked[at] != wanted if marked.size else np.ones(wanted.size, dtype=bool)
         if missing.any():
             k = int(np.flatnonzero(missing)[0])
             s_ = rv.hs[k] if end_name == "head" else rv.ts[k]
@@ -881,7 +894,7 @@ tail_label : hashable
             f"(head to tail) with different labels {got}; one coder can give one label per "
             "ordered span pair. Merge such labels into one, or compare them with relation_f1"
         )
-    units = np.unique(pair)
+    units = _sorted_unique(pair)
     n_related = int(units.size)
     # coders who marked both spans of each unit
     by_span = pd.DataFrame({"span": s_id, "c": s_cod}).drop_duplicates()
@@ -895,7 +908,8 @@ tail_label : hashable
     lab_code = shared["lab"].to_numpy(dtype=float, na_value=np.nan)
     value_code = np.where(np.isnan(lab_code), len(rv.labels), np.nan_to_num(lab_code))
     # the spans of each unit, for reading the units table: attributes by span id
-    _, first = np.unique(span_id, return_index=True)
+    order = np.argsort(span_id, kind="stable")
+    first = order[np.r_[True, span_id[order][1:] != span_id[order][:-1]]] if order.size else order
     d_of, s_of, e_of, l_of = (table[c].to_numpy()[first] for c in ("d", "s", "e", "l"))
     h, t = shared["h"].to_numpy(), shared["t"].to_numpy()
 

@@ -114,6 +114,17 @@ def _check_label(x: Any, where: str) -> None:
         raise InvalidParameterError(f"{where}: a label must be hashable, got {x!r}") from None
 
 
+def _sorted_unique(x: np.ndarray) -> np.ndarray:
+    """``np.unique`` of integers by sorting (NumPy 2's hash-based unique is far slower here)."""
+    out = np.sort(x)
+    if out.size > 1:
+        keep = np.empty(out.size, dtype=bool)
+        keep[0] = True
+        np.not_equal(out[1:], out[:-1], out=keep[1:])
+        out = out[keep]
+    return out
+
+
 def _py(x: Any) -> Any:
     """A NumPy scalar as the Python scalar it holds (for messages)."""
     return x.item() if isinstance(x, np.generic) else x
@@ -478,7 +489,7 @@ class Taxonomy:
     def augment(self, labels: Iterable[Hashable] | Hashable) -> frozenset:
         """A label (or a set of labels) with all the ancestors of its labels."""
         codes = self.codes(_as_list(labels), what="`labels`")
-        return frozenset(self._labels[i] for i in np.unique(self._expand(codes)[1]))
+        return frozenset(self._labels[i] for i in _sorted_unique(self._expand(codes)[1]))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per label: ``label``, ``parent`` (None at the top), ``depth``.
@@ -507,14 +518,15 @@ class Taxonomy:
             Naming the first value that is not a label of the taxonomy.
         """
         values = list(values)
-        out = np.empty(len(values), dtype=np.int64)
-        index = self._index
-        for k, x in enumerate(values):
-            try:
-                out[k] = index[x]
-            except (KeyError, TypeError):
-                raise self._unknown(x, what) from None
-        return out
+        arr = np.fromiter(values, dtype=object, count=len(values))
+        try:
+            out = pd.Index(self._labels, dtype=object).get_indexer(arr).astype(np.int64)
+        except (TypeError, ValueError):  # unhashable values: look them up one by one
+            out = np.array([self._index.get(x, -1) if _hashable(x) else -1 for x in values])
+        bad = out < 0
+        if bad.any():
+            raise self._unknown(values[int(np.argmax(bad))], what)
+        return out.astype(np.int64)
 
     def _code(self, label: Hashable) -> int:
         return int(self.codes([label], what="`label`")[0])
@@ -675,12 +687,24 @@ class Taxonomy:
                 def single(a: Any, b: Any) -> float:
                     return float(table[code(a), code(b)])
 
-            else:
+            else:  # too many labels for a table: walk up to the lowest common ancestor
+                par = self._parent.tolist()
+                dep = self._depth.tolist()
+                scale = float(self.diameter or 1)
 
                 def single(a: Any, b: Any) -> float:
-                    ca = np.array([code(a)])
-                    cb = np.array([code(b)])
-                    return float(self._single_codes(kind, ca, cb)[0])
+                    ca, cb = code(a), code(b)
+                    da, db = dep[ca], dep[cb]
+                    depth_a, depth_b = da, db
+                    while da > db:
+                        ca, da = par[ca], da - 1
+                    while db > da:
+                        cb, db = par[cb], db - 1
+                    while ca != cb:  # both reach -1, the virtual root at depth 0, at worst
+                        ca, cb, da = par[ca], par[cb], da - 1
+                    if kind == "path":
+                        return (depth_a + depth_b - 2 * da) / scale
+                    return 1.0 - 2.0 * da / (depth_a + depth_b)
 
             single.__name__ = single.__qualname__ = name
             return single
@@ -716,6 +740,14 @@ def _kind(kind: Any) -> str:
             f"`kind` must be one of {sorted(set(TREE_DISTANCES.values()))} (or 'tree' for "
             f"'path'), got {kind!r}"
         ) from None
+
+
+def _hashable(x: Any) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
 
 
 def _as_list(x: Any) -> list[Any]:
@@ -971,7 +1003,7 @@ def hierarchical_f1(
                 f"index {data.index[np.flatnonzero(missing)[0]]!r}"
             )
     raw = data[value].to_numpy(dtype=object)
-    rated = np.array([not _is_missing(x) for x in raw], dtype=bool)
+    rated = ~pd.isna(raw)
     frame = data.loc[rated, [unit, coder]]
     raw = raw[rated]
     u_codes, units = pd.factorize(frame[unit])
@@ -1006,12 +1038,16 @@ def hierarchical_f1(
             "keep one row per unit and coder, or merge the labels into one set"
         )
     # the labels of every rating, then every label with its ancestors
-    lists = [_as_list(x) for x in raw]
-    lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
-    flat = list(itertools.chain.from_iterable(lists))
-    owner = np.repeat(np.arange(len(lists)), lengths)
-    bad = [k for k, x in enumerate(flat) if _is_missing(x)]
-    if bad:
+    is_set = np.fromiter((isinstance(x, _SET_TYPES) for x in raw), dtype=bool, count=raw.size)
+    if is_set.any():
+        lists = [_as_list(x) if s else [x] for x, s in zip(raw, is_set)]
+        lengths = np.fromiter((len(x) for x in lists), dtype=np.int64, count=len(lists))
+        flat = np.fromiter(itertools.chain.from_iterable(lists), dtype=object, count=lengths.sum())
+        owner = np.repeat(np.arange(len(lists)), lengths)
+    else:
+        flat, owner = raw, np.arange(raw.size)
+    bad = np.flatnonzero(pd.isna(flat))
+    if bad.size:
         k = int(owner[bad[0]])
         raise MissingInSetError(
             f"`value` column {value!r}: the label set of unit {_py(units[u_codes[k]])!r}, coder "
@@ -1022,11 +1058,7 @@ def hierarchical_f1(
     except InvalidParameterError:
         index = tax._index
         for j, x in enumerate(flat):
-            try:
-                ok = x in index
-            except TypeError:
-                ok = False
-            if not ok:
+            if not (_hashable(x) and x in index):
                 k = int(owner[j])
                 raise tax._unknown(
                     x,
@@ -1037,7 +1069,7 @@ def hierarchical_f1(
     pos, anc = tax._expand(codes)
     n_lab = len(tax)
     rating_of = owner[pos]
-    keys = np.unique(rating[rating_of].astype(np.int64) * n_lab + anc)
+    keys = _sorted_unique(rating[rating_of].astype(np.int64) * n_lab + anc)
     key_rating = keys // n_lab  # unit * n_c + coder
     key_unit = key_rating // n_c
     key_coder = key_rating % n_c

@@ -569,3 +569,21 @@ def test_hierarchical_f1_without_shared_units_says_why():
     res = pa.hierarchical_f1(df, ANIMALS)
     assert math.isnan(res.f1) and res.n_units == 0
     assert res.reason == "no unit is rated by two of the coders compared"
+
+
+@pytest.mark.parametrize("kind", ["path", "wu_palmer"])
+@pytest.mark.parametrize("seed", range(5))
+def test_pairwise_walk_equals_the_table(monkeypatch, kind, seed):
+    # Above _DENSE_LABELS labels the distance walks up to the common ancestor pair by pair
+    # instead of reading a label x label table; both must give the same numbers.
+    import pandas_agree.tasks.hierarchy as hierarchy
+
+    rng = random.Random(seed)
+    parents = random_taxonomy(rng, rng.randint(2, 30)).parents()
+    table = Taxonomy(parents).distance(kind)
+    monkeypatch.setattr(hierarchy, "_DENSE_LABELS", 0)
+    walk = Taxonomy(parents).distance(kind)
+    for a, b in itertools.product(parents, repeat=2):
+        assert walk(a, b) == pytest.approx(table(a, b), abs=1e-15), (a, b)
+    with pytest.raises(InvalidParameterError, match="'nope' is not in the taxonomy"):
+        walk("nope", a)
