@@ -56,7 +56,6 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "counts_to_long",
         "fleiss_kappa",
         "gwet_ac1",
-    "hierarchical_f1",
         "percent_agreement",
         "scott_pi",
         "scott_pi_table",

@@ -414,10 +414,12 @@ def relation_f1(
     relations of different labels can match, and only the ``"(all)"`` row is given.
 
     brateval's ``CompareRelations`` (Verspoor et al. 2013) compares a gold and an evaluated
-    folder with the same counts: ``-s exact`` / ``-s overlap`` is ``match``, ``-t exact`` /
+    folder by the same rules: ``-s exact`` / ``-s overlap`` is ``match``, ``-t exact`` /
     ``-t inexact`` is ``span_labels=True`` / ``False``, relation types always equal
-    (``labels=True``), direction always kept. Its macro average counts an undefined
-    precision or recall as 0, and it takes the first match it finds rather than the best.
+    (``labels=True``), direction always kept. It differs in two details: its macro average
+    counts an undefined precision or recall as 0, and with overlapping spans it takes the
+    first candidate it finds rather than the best-overlapping one (so where one relation
+    has several candidates its counts can differ).
     tagtog's ``exact_v1`` and ``overlapping_v1`` relation agreement is ``match="exact"`` and
     ``match="overlap"`` with ``labels=True, span_labels=True``.
 

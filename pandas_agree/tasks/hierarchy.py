@@ -175,6 +175,7 @@ class Taxonomy:
         "_diameter",
         "_index",
         "_labels",
+        "_lookup",
         "_parent",
     )
 
@@ -240,6 +241,7 @@ class Taxonomy:
         self._anc = anc
         self._diameter: int | None = None
         self._dense: dict[str, np.ndarray] = {}
+        self._lookup = pd.Index(labels, dtype=object)
 
     @classmethod
     def from_nested(cls, tree: Mapping[Hashable, Any] | Sequence[Any]) -> Taxonomy:
@@ -520,7 +522,7 @@ class Taxonomy:
         values = list(values)
         arr = np.fromiter(values, dtype=object, count=len(values))
         try:
-            out = pd.Index(self._labels, dtype=object).get_indexer(arr).astype(np.int64)
+            out = self._lookup.get_indexer(arr).astype(np.int64)
         except (TypeError, ValueError):  # unhashable values: look them up one by one
             out = np.array([self._index.get(x, -1) if _hashable(x) else -1 for x in values])
         bad = out < 0
