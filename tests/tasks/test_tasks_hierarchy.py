@@ -587,3 +587,16 @@ def test_pairwise_walk_equals_the_table(monkeypatch, kind, seed):
         assert walk(a, b) == pytest.approx(table(a, b), abs=1e-15), (a, b)
     with pytest.raises(InvalidParameterError, match="'nope' is not in the taxonomy"):
         walk("nope", a)
+
+
+def test_top_level_names_are_the_module_objects():
+    import pandas_agree.spans as spans
+    import pandas_agree.spans.relations as relations
+    import pandas_agree.tasks.hierarchy as hierarchy
+
+    for name in ("Taxonomy", "hierarchical_f1", "HierarchicalF1Result"):
+        assert getattr(pa, name) is getattr(hierarchy, name)
+    for name in ("relation_f1", "relation_alpha", "RelationAlphaResult"):
+        assert getattr(pa, name) is getattr(relations, name) is getattr(spans, name)
+    listed = [n for names in pa._NAMES.values() for n in names]
+    assert len(listed) == len(set(listed)), "a public name is listed under two modules"
