@@ -55,8 +55,9 @@ _NAMES: dict[str, tuple[str, ...]] = {  # names that are not declared functions
     "krippendorff.multivalued": ("MVAlphaResult",),
     "registry": ("available_coefficients", "register_coefficient"),
     "results": ("AlphaResult",),
-    "spans": ("UAlphaResult", "UnitizingAlphaResult"),
+    "spans": ("RelationAlphaResult", "UAlphaResult", "UnitizingAlphaResult"),
     "tasks.association": ("DiceResult",),
+    "tasks.hierarchy": ("HierarchicalF1Result", "Taxonomy"),
     "tasks.models": ("AltTestResult", "CandidateReport", "SelfConsistencyResult"),
     "tasks.pyramid.scoring": ("pyramid_sizes",),
 }

@@ -883,6 +883,15 @@ def _add_spans_parser(sub: Any) -> None:
         help="comma-separated measures (columns); see below",
     )
     sp.add_argument(
+        "--relations",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="LAYER",
+        help="also report agreement on relations (relation F1, relation alpha); "
+        "--format webanno names the relation layer",
+    )
+    sp.add_argument(
         "--no-check-text",
         dest="check_text",
         action="store_false",
@@ -913,8 +922,11 @@ def _add_spans_parser(sub: Any) -> None:
 _CHECKS_TEXT = ("brat", "labelstudio", "webanno")
 
 
-def _read_spans(path: str, fmt: str, check_text: bool = True) -> pd.DataFrame:
-    """The span frame of an export (its ``attrs`` hold the texts where the export has them)."""
+def _read_spans(
+    path: str, fmt: str, check_text: bool = True, relations: str | bool = False
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The span frame of an export (its ``attrs`` hold the texts where the export has them),
+    and its relation frame when ``relations`` asks for it (WebAnno: the layer's name)."""
     if not Path(path).exists():
         raise CLIError(f"no such file or directory: {path!r}")
     try:
@@ -931,14 +943,27 @@ def _read_spans(path: str, fmt: str, check_text: bool = True) -> pd.DataFrame:
     reader = getattr(readers, name, None)
     if reader is None:
         raise CLIError(f"--format {fmt} needs pandas_agree.io.{name}, which this version lacks")
-    if check_text:
-        return reader(path)
-    if fmt not in _CHECKS_TEXT:
-        raise CLIError(
-            f"--no-check-text applies to --format {', '.join(_CHECKS_TEXT)} (the exports that "
-            f"store each span's text), not to --format {fmt}"
-        )
-    return reader(path, check_text=False)
+    kwargs: dict[str, Any] = {}
+    if not check_text:
+        if fmt not in _CHECKS_TEXT:
+            raise CLIError(
+                f"--no-check-text applies to --format {', '.join(_CHECKS_TEXT)} (the exports "
+                f"that store each span's text), not to --format {fmt}"
+            )
+        kwargs["check_text"] = False
+    if not relations:
+        return reader(path, **kwargs), None
+    if fmt in ("brat", "labelstudio"):
+        if relations is not True:
+            raise CLIError(f"--relations takes no layer name with --format {fmt}")
+        spans, rel = reader(path, relations=True, **kwargs)
+    elif fmt == "webanno":
+        if relations is True:
+            raise CLIError("--format webanno needs the relation layer: --relations LAYER")
+        spans, rel = reader(path, relation_layer=relations, **kwargs)
+    else:
+        raise CLIError(f"--relations applies to --format brat, labelstudio, webanno, not {fmt}")
+    return spans, rel
 
 
 def _span_measures(text: str | None) -> list[str] | None:
@@ -957,7 +982,9 @@ def _span_measures(text: str | None) -> list[str] | None:
 def _run_spans(args: argparse.Namespace) -> str:
     from ..spans import span_report
 
-    spans = _read_spans(args.file, args.span_format, args.check_text)
+    spans, relations = _read_spans(
+        args.file, args.span_format, args.check_text, args.relations
+    )
     has_texts = isinstance(spans.attrs.get("texts"), dict)
     token_offsets = isinstance(spans.attrs.get("n_tokens"), dict)  # CoNLL-2012
     unit = args.span_unit
@@ -977,7 +1004,12 @@ def _run_spans(args: argparse.Namespace) -> str:
     measures = _span_measures(args.span_measures)
     if args.html is None:
         table = span_report(
-            spans, unit, by_document=by_document, coverage=coverage, measures=measures
+            spans,
+            unit,
+            by_document=by_document,
+            coverage=coverage,
+            measures=measures,
+            relations=relations,
         )
     else:
         from .html import span_report_page

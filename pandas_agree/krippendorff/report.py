@@ -46,7 +46,14 @@ from ..errors import (
 )
 from ..reasons import NO_VARIATION, NO_VARIATION_IN_FLOAT, group_reason
 from ..registry import add_coefficients, check_coefficients
-from .alpha import DistanceLike, check_distance, coded_counts, fit_alpha, make_kernel
+from .alpha import (
+    DistanceLike,
+    check_distance,
+    coded_counts,
+    fit_alpha,
+    make_kernel,
+    with_taxonomy,
+)
 from .bootstrap import bootstrap_alpha, check_bootstrap_args, check_level
 from .distances import Distance
 
@@ -219,6 +226,7 @@ def report(
     tidy: bool = False,
     progress: Callable[[int], None] | None = None,
     coefficients: Sequence[Any] | None = None,
+    taxonomy: Any = None,
 ) -> pd.DataFrame:
     """Alpha per group for several distances: the table of an agreement study.
 
@@ -256,6 +264,8 @@ def report(
     tidy : bool, default False
         Return the long form instead: one row per group x distance with columns ``alpha``,
         ``observed``, ``expected`` (and ``low``, ``high``), for plotting and ``pivot``.
+    taxonomy : Taxonomy, mapping or sequence, optional
+        A label hierarchy for the tree distances, as for :func:`pandas_agree.alpha`.
 
     Returns
     -------
@@ -280,7 +290,7 @@ def report(
     figure4   -0.444   -0.238 -0.327        7         2          14   None
     pooled    -0.136    0.278  0.116       13         4          26   None
     """
-    distances, names = check_distances(distance, weights)
+    distances, names = check_distances(with_taxonomy(distance, taxonomy), weights)
     if coefficients is not None:
         check_coefficients(coefficients)
     by_cols = as_list(by, "by")

@@ -18,6 +18,9 @@ return. Every function takes the column names as keywords (``document=``, ``code
   :math:`{}_{(k)u}\alpha`, per document and pooled, with bootstrap intervals.
 * :func:`span_report`: all of these side by side, per document and pooled (the table of
   ``pandas-agree spans``).
+* :func:`relation_f1` and :func:`relation_alpha`: agreement on relations between spans
+  (a *relation frame*: ``document, coder, relation, label, head, tail`` and the head and
+  tail offsets and labels), see :mod:`pandas_agree.spans.relations`.
 
 Who saw which document matters: a coder with no span in a document either saw it and
 marked nothing, or never saw it. ``coverage=[(document, coder), ...]`` (the readers record
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 from .f1 import ALL_LABELS, span_f1, unmatched_pairs
 from .kappa import span_kappa
+from .relations import RelationAlphaResult, relation_alpha, relation_f1
 from .report import span_report
 from .ualpha import UAlphaResult, u_alpha
 from .unitizing import UnitizingAlphaResult, unitizing_alpha
@@ -38,8 +42,11 @@ from .units import spans_to_units, whitespace_tokens
 
 __all__ = [
     "ALL_LABELS",
+    "RelationAlphaResult",
     "UAlphaResult",
     "UnitizingAlphaResult",
+    "relation_alpha",
+    "relation_f1",
     "span_f1",
     "span_kappa",
     "span_report",

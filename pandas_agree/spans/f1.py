@@ -161,11 +161,11 @@ def span_f1(
     *,
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document,
+    coder,
+    start,
+    end,
+    label,
 ) -> pd.DataFrame:
     """Pairwise precision, recall and F1 of span annotations, per coder pair and label.
 
@@ -195,8 +195,6 @@ def span_f1(
         of coders is compared on the documents both saw, as bratiaa does; without it, every
         coder is taken to have seen every document, so spans of a document one coder never
         saw count as misses.
-    document, coder, start, end, label : hashable
-        Column names.
 
     Returns
     -------

@@ -20,6 +20,7 @@ from .units import spans_to_units
 __all__ = [
     "DEFAULT_MEASURES",
     "MEASURES",
+    "RELATION_MEASURES",
     "ReportContext",
     "span_report",
 ]
@@ -47,7 +48,17 @@ class ReportContext:
     continuum: Mapping[Hashable, Any] | None
     lengths: Mapping[Hashable, int] | None
     cols: dict[str, Hashable]
+    relations: pd.DataFrame | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def relation_frame(self) -> pd.DataFrame:
+        """The row's relations (``relations=`` of :func:`span_report`), or an error."""
+        if self.relations is None:
+            raise InvalidParameterError(
+                "the relation measures need the relation frame: pass relations= (a reader's "
+                "relations=True gives it)"
+            )
+        return self.relations
 
     def _once(self, key: str, func: Callable[[], Any]) -> Any:
         if key not in self._cache:
@@ -126,6 +137,36 @@ def _f1(match: str) -> Callable[[ReportContext], dict[str, Any]]:
     return measure
 
 
+def _relation_f1(match: str) -> Callable[[ReportContext], dict[str, Any]]:
+    def measure(ctx: ReportContext) -> dict[str, Any]:
+        from .relations import relation_f1
+
+        # coders without relations still count: they are the span frame's coders
+        coders = ctx.coders
+        if coders is None and ctx.coverage is None:
+            coders = list(pd.unique(ctx.spans[ctx.cols["coder"]]))
+        table = relation_f1(
+            ctx.relation_frame(),
+            match,  # type: ignore[arg-type]
+            coders=coders,
+            coverage=ctx.coverage if coders is None else None,
+            document=ctx.cols["document"],
+            coder=ctx.cols["coder"],
+        )
+        return {
+            f"relation_f1_{match}": float(table.loc[table["label"] == ALL_LABELS, "f1"].mean())
+        }
+
+    return measure
+
+
+def _relation_alpha(ctx: ReportContext) -> dict[str, Any]:
+    from .relations import relation_alpha
+
+    res = relation_alpha(ctx.spans, ctx.relation_frame(), **ctx.cols)
+    return {"relation_alpha": float(res), "relation_pairs": int(res.n_pairs)}
+
+
 def _u_family(measure: str, column: str, coverage: bool = False):
     def compute(ctx: ReportContext) -> dict[str, Any]:
         table = ctx.u_alpha().to_frame()
@@ -163,7 +204,13 @@ MEASURES: dict[str, Callable[[ReportContext], Mapping[str, Any]]] = {
     "bar_u_alpha": _u_family("|u", "bar_u_alpha"),
     "cu_alpha": _u_family("cu", "cu_alpha", coverage=True),
     "ku_alpha": _ku_alpha,
+    "relation_f1_exact": _relation_f1("exact"),
+    "relation_f1_overlap": _relation_f1("overlap"),
+    "relation_alpha": _relation_alpha,
 }
+
+#: The measures added to the defaults when :func:`span_report` is given ``relations=``.
+RELATION_MEASURES: tuple[str, ...] = ("relation_f1_exact", "relation_f1_overlap", "relation_alpha")
 
 #: The measures of :func:`span_report` by default.
 DEFAULT_MEASURES: tuple[str, ...] = (
@@ -263,11 +310,12 @@ def span_report(
     measures: Sequence[str]
     | Mapping[str, Callable[[ReportContext], Mapping[str, Any]]]
     | None = None,
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    relations: pd.DataFrame | None = None,
+    document,
+    coder,
+    start,
+    end,
+    label,
 ) -> pd.DataFrame:
     r"""One table of span agreement: alpha on units (MASI, nominal), :math:`\alpha_U`, F1, ...
 
@@ -304,10 +352,15 @@ def span_report(
         ``tokens``, those a reader of :mod:`pandas_agree.io` recorded in ``spans.attrs``
         are used, for the units and for the continuum of :math:`\alpha_U`.
     measures : list of names or mapping, optional
-        Names from :data:`MEASURES` (default :data:`DEFAULT_MEASURES`), or a mapping name
-        -> function of a :class:`ReportContext` returning a mapping of columns.
-    document, coder, start, end, label : hashable
-        Column names.
+        Names from :data:`MEASURES` (default :data:`DEFAULT_MEASURES`, and
+        :data:`RELATION_MEASURES` when ``relations`` is given), or a mapping name -> function
+        of a :class:`ReportContext` returning a mapping of columns.
+    relations : pandas.DataFrame, optional
+        The relation frame of the same annotations (a reader's ``relations=True``), for the
+        relation measures: ``relation_f1_exact``, ``relation_f1_overlap``
+        (:func:`~pandas_agree.spans.relation_f1`, mean F1 over coder pairs) and
+        ``relation_alpha`` (:func:`~pandas_agree.spans.relation_alpha`, with
+        ``relation_pairs``, the span pairs it rests on).
 
     Returns
     -------
@@ -341,6 +394,12 @@ def span_report(
     """
     if not isinstance(by_document, bool):
         raise InvalidParameterError(f"`by_document` must be True or False, got {by_document!r}")
+    if relations is not None and not isinstance(relations, pd.DataFrame):
+        raise InvalidParameterError(
+            f"`relations` must be a relation frame (a DataFrame), got {type(relations).__name__}"
+        )
+    if measures is None and relations is not None:
+        measures = [*DEFAULT_MEASURES, *RELATION_MEASURES]
     chosen = _measures(measures)
     v = validate(spans, document, coder, start, end, label)
     cols = {"document": document, "coder": coder, "start": start, "end": end, "label": label}
@@ -363,8 +422,11 @@ def span_report(
     index = []
 
     def context(part, sub_texts, sub_tokens, sub_cov, sub_cont) -> ReportContext:
+        rel = relations
+        if rel is not None and part is not spans:
+            rel = rel[rel[document].isin(pd.unique(part[document]))]
         return ReportContext(
-            part, unit, sub_texts, sub_tokens, coders, sub_cov, sub_cont, lengths, cols
+            part, unit, sub_texts, sub_tokens, coders, sub_cov, sub_cont, lengths, cols, rel
         )
 
     if by_document:

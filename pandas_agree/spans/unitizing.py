@@ -150,11 +150,11 @@ def unitizing_alpha(
     *,
     coders: Sequence[Hashable] | None = None,
     on_overlap: Literal["raise", "merge"] = "raise",
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document,
+    coder,
+    start,
+    end,
+    label,
 ) -> UnitizingAlphaResult:
     r"""Krippendorff's unitizing alpha :math:`\alpha_U`, overall and per category.
 
@@ -204,8 +204,6 @@ def unitizing_alpha(
     coders : sequence, optional
         The coders; must include every coder with spans.
     on_overlap : {"raise", "merge"}, default "raise"
-    document, coder, start, end, label : hashable
-        Column names.
 
     Returns
     -------
