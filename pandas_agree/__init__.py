@@ -12,13 +12,12 @@ Krippendorff (2011), section C, in long form (one row per unit, coder, value):
 AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable=40)
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
 from .frontends.accessor import AgreeAccessor
-from .frontends.lazy import register_on_import
+from .frontends.lazy import register_on_import as _register_on_import
 
 # Names are imported on first use (PEP 562 ``__getattr__``, as in scientific-python's SPEC 1):
 # ``import pandas_agree`` registers ``DataFrame.agree`` and stays cheap (benchmarks/
@@ -90,23 +89,25 @@ _NAMES: dict[str, tuple[str, ...]] = {
 _MODULE_OF = {name: module for module, names in _NAMES.items() for name in names}
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     """Import a public name or submodule on first use."""
     if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{_SUBMODULES[name]}")
+        return _import_module(f"{__name__}.{_SUBMODULES[name]}")
     module = _MODULE_OF.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    value = getattr(_import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    """The public surface: ``__all__`` and ``__version__`` (not the helpers of this module,
+    nor the subpackages that importing a public name brings in)."""
+    return sorted([*__all__, "__version__"])
 
 
-if TYPE_CHECKING:  # what IDEs and type checkers see
+if _TYPE_CHECKING:  # what IDEs and type checkers see
     from . import datasets, errors, io, spans
     from .frontends import plot
     from .kappa import weights
@@ -165,8 +166,8 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
 # DataArray.agree and Dataset.agree, and dask's DataFrame.agree, are registered when xarray or
 # dask.dataframe is imported (at once if it already is): importing them here would cost about
 # a second. See pandas_agree.frontends.lazy.
-register_on_import("xarray", "pandas_agree.frontends.xarray")
-register_on_import("dask.dataframe", "pandas_agree.frontends.dask")
+_register_on_import("xarray", "pandas_agree.frontends.xarray")
+_register_on_import("dask.dataframe", "pandas_agree.frontends.dask")
 
 __version__ = "0.1.0"
 
