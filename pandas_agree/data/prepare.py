@@ -45,6 +45,7 @@ __all__ = [
     "CodedData",
     "OnDuplicate",
     "check_columns",
+    "has_rank_order",
     "is_sortable",
     "prepare",
     "reliability_matrix",
@@ -263,6 +264,69 @@ def _check_hashable(arr: np.ndarray, column: Hashable, param: str = "value") -> 
             ) from None
 
 
+#: Kinds of values (:func:`pandas.api.types.infer_dtype` names) ranked by their value.
+_RANKED_KINDS = frozenset(
+    {
+        "integer",
+        "floating",
+        "mixed-integer-float",
+        "decimal",
+        "boolean",
+        "datetime",
+        "datetime64",
+        "date",
+        "time",
+        "timedelta",
+        "timedelta64",
+        "period",
+        "empty",
+    }
+)
+
+
+def has_rank_order(values: Any, *, explicit: bool = False, dtype: Any = None) -> bool:
+    """Whether ``values`` are in a rank order: the one rule of every route that uses an order.
+
+    Ordinal alpha, order-based agreement weights (weighted kappa, Scott's pi, Fleiss' kappa,
+    Gwet's AC2, Conger's, Light's and Hubert's kappa), ``pairwise(metric="kappa",
+    weights=...)`` and every accessor, report, dask and xarray route ask this function.
+    An order is known when it is given (``explicit``: ``categories=[...]`` in rank order) or
+    the column is an ordered Categorical (``dtype``); otherwise values are ranked by their
+    value when they are numbers, booleans, dates, times, durations or periods (an unordered
+    Categorical of numbers too). Text is never ranked: its sorted order is alphabetical, not
+    a rank. Sets and mixed values have no rank either.
+
+    Parameters
+    ----------
+    values : array-like
+        The distinct values (or the categories of a categorical column).
+    explicit : bool, default False
+        Whether the caller was given the order (``categories=``).
+    dtype : dtype, optional
+        The column's dtype: an ordered :class:`pandas.CategoricalDtype` is an order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> has_rank_order(pd.Index([1, 2, 3])), has_rank_order(pd.Index(["low", "high"]))
+    (True, False)
+    >>> has_rank_order(pd.Index(["low", "high"]), explicit=True)
+    True
+    >>> has_rank_order(None, dtype=pd.CategoricalDtype(["low", "high"], ordered=True))
+    True
+    """
+    if explicit:
+        return True
+    if isinstance(dtype, pd.CategoricalDtype):
+        if dtype.ordered:
+            return True
+        values = dtype.categories
+    kind = getattr(getattr(values, "dtype", None), "kind", "")
+    if kind and kind in "iufbmM":
+        return True
+    return pd.api.types.infer_dtype(values, skipna=True) in _RANKED_KINDS
+
+
 def value_domain(
     values: np.ndarray | pd.Series,
     is_set: bool,
@@ -295,7 +359,7 @@ def value_domain(
         codes, uniques = pd.factorize(values, sort=True)
         # In rank order when the categorical is ordered or its categories are numbers;
         # an unordered categorical of labels is only sorted alphabetically.
-        ranked = bool(values.dtype.ordered) or values.dtype.categories.dtype.kind in "iufbmM"
+        ranked = has_rank_order(None, dtype=values.dtype)
         return codes.astype(np.intp), pd.Index(np.asarray(uniques)), ranked
     if not is_set and isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
         fast = _small_int_codes(values)
@@ -308,7 +372,7 @@ def value_domain(
         _check_hashable(np.asarray(values, dtype=object), column)
         raise
     # Sorted text is in alphabetical order, not a rank order (``ordinal`` refuses it).
-    ranked = sortable and pd.api.types.infer_dtype(uniques, skipna=True) not in ("string", "bytes")
+    ranked = sortable and has_rank_order(uniques)
     return codes.astype(np.intp), pd.Index(uniques, dtype=object if is_set else None), ranked
 
 
