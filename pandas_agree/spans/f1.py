@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameterError
-from ._frame import coverage_pairs, subset, validate
+from ..errors import InvalidParameterError, ValueTypeError
+from ._frame import Spans, coverage_pairs, subset, validate
 
 __all__ = [
     "ALL_LABELS",
+    "Annotations",
+    "annotations_of",
     "span_f1",
 ]
 
@@ -24,27 +27,39 @@ ALL_LABELS = "(all)"
 # span F1
 
 
-def _pair_matches(
+def _exact_pairs(
     key_a: np.ndarray,
     sa: np.ndarray,
     ea: np.ndarray,
     key_b: np.ndarray,
     sb: np.ndarray,
     eb: np.ndarray,
-    match: str,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One-to-one matched span pairs (indices into a and b) within equal ``key``s."""
+    """One-to-one pairs (indices into a and b) with equal ``key``, start and end; the n-th
+    copy of a span pairs with the n-th copy in the other coder's spans."""
     if key_a.size == 0 or key_b.size == 0:
         return np.array([], dtype=np.intp), np.array([], dtype=np.intp)
-    if match == "exact":
-        fa = pd.DataFrame({"k": key_a, "s": sa, "e": ea, "i": np.arange(key_a.size)})
-        fb = pd.DataFrame({"k": key_b, "s": sb, "e": eb, "j": np.arange(key_b.size)})
-        # the n-th copy of a span pairs with the n-th copy in the other coder's spans
-        fa["n"] = fa.groupby(["k", "s", "e"]).cumcount()
-        fb["n"] = fb.groupby(["k", "s", "e"]).cumcount()
-        m = fa.merge(fb, on=["k", "s", "e", "n"])
-        return m["i"].to_numpy(np.intp), m["j"].to_numpy(np.intp)
-    # overlap: candidate pairs sharing a character, then greedy one-to-one matching
+    fa = pd.DataFrame({"k": key_a, "s": sa, "e": ea, "i": np.arange(key_a.size)})
+    fb = pd.DataFrame({"k": key_b, "s": sb, "e": eb, "j": np.arange(key_b.size)})
+    fa["n"] = fa.groupby(["k", "s", "e"]).cumcount()
+    fb["n"] = fb.groupby(["k", "s", "e"]).cumcount()
+    m = fa.merge(fb, on=["k", "s", "e", "n"])
+    return m["i"].to_numpy(np.intp), m["j"].to_numpy(np.intp)
+
+
+def _overlap_candidates(
+    key_a: np.ndarray,
+    sa: np.ndarray,
+    ea: np.ndarray,
+    key_b: np.ndarray,
+    sb: np.ndarray,
+    eb: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairs of spans (indices into a and b) with equal ``key`` sharing a character, and the
+    number of characters they share."""
+    empty = np.array([], dtype=np.intp)
+    if key_a.size == 0 or key_b.size == 0:
+        return empty, empty, empty.astype(np.int64)
     span = int(max(ea.max(), eb.max())) + 2
     gb = key_b.astype(np.int64) * span
     order_b = np.lexsort((sb, key_b))
@@ -59,10 +74,24 @@ def _pair_matches(
     ]
     inter = np.minimum(ea[ia], eb[jb]) - np.maximum(sa[ia], sb[jb])
     keep = (inter > 0) & (key_a[ia] == key_b[jb])
-    ia, jb, inter = ia[keep], jb[keep], inter[keep]
-    # rank: larger overlap first, then earlier start in a, then earlier start in b (then index)
+    return ia[keep], jb[keep], inter[keep]
+
+
+def _greedy(
+    ia: np.ndarray,
+    jb: np.ndarray,
+    inter: np.ndarray,
+    first_a: np.ndarray,
+    first_b: np.ndarray,
+    n_a: int,
+    n_b: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A one-to-one matching of the candidate pairs ``(ia, jb)``, taken greedily: larger
+    ``inter`` first, then the earlier ``first_a``, then ``first_b``, then index order."""
+    if ia.size == 0:
+        return np.array([], dtype=np.intp), np.array([], dtype=np.intp)
     rank = np.empty(ia.size, dtype=np.intp)
-    rank[np.lexsort((jb, ia, sb[jb], sa[ia], -inter))] = np.arange(ia.size)
+    rank[np.lexsort((jb, ia, first_b[jb], first_a[ia], -inter))] = np.arange(ia.size)
     matched_a: list[np.ndarray] = []
     matched_b: list[np.ndarray] = []
     alive = np.ones(ia.size, dtype=bool)
@@ -70,21 +99,161 @@ def _pair_matches(
     # matching as taking pairs one by one in rank order.
     while alive.any():
         idx = np.flatnonzero(alive)
-        best_a = np.full(key_a.size, np.iinfo(np.intp).max)
-        best_b = np.full(key_b.size, np.iinfo(np.intp).max)
+        best_a = np.full(n_a, np.iinfo(np.intp).max)
+        best_b = np.full(n_b, np.iinfo(np.intp).max)
         np.minimum.at(best_a, ia[idx], rank[idx])
         np.minimum.at(best_b, jb[idx], rank[idx])
         take = idx[(best_a[ia[idx]] == rank[idx]) & (best_b[jb[idx]] == rank[idx])]
         matched_a.append(ia[take])
         matched_b.append(jb[take])
-        used_a = np.zeros(key_a.size, dtype=bool)
-        used_b = np.zeros(key_b.size, dtype=bool)
+        used_a = np.zeros(n_a, dtype=bool)
+        used_b = np.zeros(n_b, dtype=bool)
         used_a[ia[take]] = True
         used_b[jb[take]] = True
         alive &= ~(used_a[ia] | used_b[jb])
-    if not matched_a:
-        return np.array([], dtype=np.intp), np.array([], dtype=np.intp)
     return np.concatenate(matched_a), np.concatenate(matched_b)
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """The annotations of a span frame: the unit of F1 (one or several fragments each).
+
+    ``of_row`` gives each row's annotation (numbered in order of first appearance); the
+    other arrays have one entry per annotation: its document, coder and label codes, its
+    first start, and an exact-match signature (``sig_start``, ``sig_end``: the offsets of a
+    one-fragment annotation; for several fragments the first start and ``-1 - k``, ``k``
+    numbering the distinct sets of fragments).
+    """
+
+    of_row: np.ndarray
+    doc: np.ndarray
+    coder: np.ndarray
+    label: np.ndarray
+    first: np.ndarray
+    sig_start: np.ndarray
+    sig_end: np.ndarray
+
+    @property
+    def n(self) -> int:
+        """Number of annotations."""
+        return int(self.doc.size)
+
+
+def annotations_of(
+    spans: pd.DataFrame,
+    v: Spans,
+    annotation: Hashable,
+    fragment: Hashable,
+    fragments: bool,
+) -> Annotations:
+    """Join the fragments of each annotation: rows of one document and coder that share an
+    ``annotation`` id, when the frame has both the ``annotation`` and ``fragment`` columns
+    (as :func:`pandas_agree.io.read_brat` gives them) and ``fragments`` is False. A row
+    without an id, and every row otherwise, is an annotation of its own."""
+    n = v.start.size
+    joined = (
+        not fragments
+        and annotation in spans.columns
+        and fragment in spans.columns
+        and not isinstance(spans[annotation], pd.DataFrame)
+    )
+    if joined:
+        ids = spans[annotation]
+        missing = ids.isna().to_numpy()
+        try:
+            id_codes, _ = pd.factorize(ids)
+        except TypeError:
+            raise ValueTypeError(
+                f"`annotation` column {annotation!r} of `spans` must hold hashable ids"
+            ) from None
+        id_codes = id_codes.astype(np.int64)
+        id_codes[missing] = -1 - np.arange(int(missing.sum()), dtype=np.int64)  # each alone
+        key = pd.MultiIndex.from_arrays([v.doc, v.coder, id_codes])
+        of_row, _ = pd.factorize(key)
+        of_row = of_row.astype(np.intp)
+    else:
+        of_row = np.arange(n, dtype=np.intp)
+    n_ann = int(of_row.max()) + 1 if n else 0
+    first_row = np.full(n_ann, n, dtype=np.intp)
+    np.minimum.at(first_row, of_row, np.arange(n, dtype=np.intp))
+    label = v.label[first_row] if n else v.label[:0]
+    if joined and n:
+        other = v.label != label[of_row]
+        if other.any():
+            k = np.flatnonzero(other)[0]
+            raise InvalidParameterError(
+                f"annotation {spans[annotation].iloc[k]!r} (document "
+                f"{v.documents[v.doc[k]]!r}, coder {v.coders[v.coder[k]]!r}) has fragments "
+                f"with different labels ({v.labels[label[of_row[k]]]!r} and "
+                f"{v.labels[v.label[k]]!r}); the fragments of one annotation share its label "
+                "(pass fragments=True to count each fragment as a span)"
+            )
+    first = np.full(n_ann, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first, of_row, v.start)
+    size = np.bincount(of_row, minlength=n_ann)
+    sig_start = first.copy()
+    sig_end = np.zeros(n_ann, dtype=np.int64)
+    single = size == 1
+    sig_end[of_row[single[of_row]]] = v.end[single[of_row]]
+    if not single.all():  # several fragments: number the distinct sets of (start, end)
+        rows = np.flatnonzero(~single[of_row])
+        order = rows[np.lexsort((v.end[rows], v.start[rows], of_row[rows]))]
+        text = (
+            pd.Series(v.start[order].astype(str), dtype=object)
+            + " "
+            + pd.Series(v.end[order].astype(str), dtype=object)
+        )
+        joined_text = text.groupby(of_row[order], sort=True).agg(";".join)
+        codes, _ = pd.factorize(joined_text.to_numpy())
+        sig_end[joined_text.index.to_numpy()] = -1 - codes.astype(np.int64)
+    return Annotations(
+        of_row=of_row,
+        doc=v.doc[first_row] if n else v.doc[:0],
+        coder=v.coder[first_row] if n else v.coder[:0],
+        label=label,
+        first=first,
+        sig_start=sig_start,
+        sig_end=sig_end,
+    )
+
+
+def _matched_annotations(
+    ann: Annotations,
+    in_a: np.ndarray,
+    in_b: np.ndarray,
+    key: np.ndarray,
+    v: Spans,
+    match: str,
+) -> np.ndarray:
+    """Indices into ``flatnonzero(in_a)`` of coder a's annotations matched one to one with
+    coder b's (``in_a``, ``in_b``: masks over annotations; ``key``: per annotation)."""
+    aa, bb = np.flatnonzero(in_a), np.flatnonzero(in_b)
+    if match == "exact":
+        ia, _ = _exact_pairs(
+            key[aa], ann.sig_start[aa], ann.sig_end[aa], key[bb], ann.sig_start[bb], ann.sig_end[bb]
+        )
+        return ia
+    # overlap: candidate pairs of fragments, summed per pair of annotations
+    ra = np.flatnonzero(in_a[ann.of_row])
+    rb = np.flatnonzero(in_b[ann.of_row])
+    row_key = key[ann.of_row]
+    fa, fb, inter = _overlap_candidates(
+        row_key[ra], v.start[ra], v.end[ra], row_key[rb], v.start[rb], v.end[rb]
+    )
+    local_a = np.full(ann.n, -1, dtype=np.intp)
+    local_b = np.full(ann.n, -1, dtype=np.intp)
+    local_a[aa] = np.arange(aa.size)
+    local_b[bb] = np.arange(bb.size)
+    pa_ = local_a[ann.of_row[ra[fa]]]
+    pb_ = local_b[ann.of_row[rb[fb]]]
+    if pa_.size:
+        pair = pa_.astype(np.int64) * max(bb.size, 1) + pb_
+        uniq, inverse = np.unique(pair, return_inverse=True)
+        inter = np.bincount(inverse, weights=inter).astype(np.int64)
+        pa_ = (uniq // max(bb.size, 1)).astype(np.intp)
+        pb_ = (uniq % max(bb.size, 1)).astype(np.intp)
+    ia, _ = _greedy(pa_, pb_, inter, ann.first[aa], ann.first[bb], aa.size, bb.size)
+    return ia
 
 
 def span_f1(
@@ -93,26 +262,39 @@ def span_f1(
     *,
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    fragments: bool = False,
     document: Hashable = "document",
     coder: Hashable = "coder",
     start: Hashable = "start",
     end: Hashable = "end",
     label: Hashable = "label",
+    annotation: Hashable = "annotation",
+    fragment: Hashable = "fragment",
 ) -> pd.DataFrame:
     """Pairwise precision, recall and F1 of span annotations, per coder pair and label.
 
-    Two spans *match* when they are in the same document, have the same label and either
-    the same offsets (``match="exact"``) or at least one character in common
-    (``match="overlap"``). Matching is one to one. With exact matching, duplicated spans
-    pair copy by copy. With overlap matching, candidate pairs are taken greedily: larger
-    overlap first, ties broken by the earlier start of ``coder_a``'s span, then of
-    ``coder_b``'s span, then by row order (a greedy matching, not always the largest one
-    possible when one span overlaps several).
+    The unit of F1 is the *annotation*. A discontinuous annotation (brat's
+    ``T1 PER 0 5;10 15``) is one annotation of several fragments: the rows of one document
+    and coder that share an ``annotation`` id, in a frame that has the ``annotation`` and
+    ``fragment`` columns (as :func:`pandas_agree.io.read_brat` gives them). Every other row
+    is an annotation of one fragment. ``fragments=True`` counts each fragment as a span
+    instead.
 
-    For coders ``a`` (the reference) and ``b``: precision = matched / spans of b, recall =
-    matched / spans of a, F1 = 2 matched / (spans of a + spans of b). Counts are pooled over
-    documents. The ``label == ALL_LABELS`` ("(all)") row of each pair pools every label
-    (micro average). Swapping a and b swaps precision and recall; F1 is symmetric.
+    Two annotations *match* when they are in the same document, have the same label and
+    either the same fragments (``match="exact"``: every (start, end) equal, whatever their
+    order) or at least one character in common (``match="overlap"``: some fragment of one
+    overlaps some fragment of the other). Matching is one to one. With exact matching,
+    duplicated annotations pair copy by copy. With overlap matching, candidate pairs are
+    taken greedily: more characters in common first, ties broken by the earlier start of
+    ``coder_a``'s annotation, then of ``coder_b``'s, then by row order (a greedy matching,
+    not always the largest one possible when one annotation overlaps several). This is
+    bratiaa's exact instance-level F1 for brat projects, discontinuous annotations included.
+
+    For coders ``a`` (the reference) and ``b``: precision = matched / annotations of b,
+    recall = matched / annotations of a, F1 = 2 matched / (annotations of a + annotations of
+    b). Counts are pooled over documents. The ``label == ALL_LABELS`` ("(all)") row of each
+    pair pools every label (micro average). Swapping a and b swaps precision and recall; F1
+    is symmetric.
 
     Parameters
     ----------
@@ -127,15 +309,17 @@ def span_f1(
         of coders is compared on the documents both saw, as bratiaa does; without it, every
         coder is taken to have seen every document, so spans of a document one coder never
         saw count as misses.
-    document, coder, start, end, label : hashable
-        Column names.
+    fragments : bool, default False
+        Count each row (each fragment of a discontinuous annotation) as a span of its own.
+    document, coder, start, end, label, annotation, fragment : hashable
+        Column names (``annotation`` and ``fragment`` are used when the frame has both).
 
     Returns
     -------
     pandas.DataFrame
         One row per coder pair and label (the "(all)" row first): ``coder_a``, ``coder_b``,
-        ``label``, ``n_a``, ``n_b``, ``matched``, ``precision``, ``recall``, ``f1``.
-        Precision (recall) is NaN when b (a) has no span of the label.
+        ``label``, ``n_a``, ``n_b`` (annotations), ``matched``, ``precision``, ``recall``,
+        ``f1``. Precision (recall) is NaN when b (a) has no annotation of the label.
 
     Examples
     --------
@@ -150,9 +334,23 @@ def span_f1(
     1       A       B    PER        1  0.5
     >>> float(pa.span_f1(spans, "overlap")["f1"].iloc[0])
     1.0
+
+    A discontinuous annotation (two fragments) against its first fragment alone: one
+    annotation on each side, not the same, so no exact match:
+
+    >>> brat = pd.DataFrame({
+    ...     "document": "d1", "coder": ["A", "A", "B"], "start": [0, 10, 0],
+    ...     "end": [5, 15, 5], "label": "PER", "annotation": "T1", "fragment": [0, 1, 0]})
+    >>> pa.span_f1(brat)[["n_a", "n_b", "matched", "f1"]].iloc[:1]
+       n_a  n_b  matched   f1
+    0    1    1        0  0.0
+    >>> pa.span_f1(brat, fragments=True)[["n_a", "n_b", "matched"]].iloc[0].tolist()
+    [2, 1, 1]
     """
     if match not in ("exact", "overlap"):
         raise InvalidParameterError(f"`match` must be 'exact' or 'overlap', got {match!r}")
+    if not isinstance(fragments, bool):
+        raise InvalidParameterError(f"`fragments` must be True or False, got {fragments!r}")
     v = validate(spans, document, coder, start, end, label)
     if any(x == ALL_LABELS for x in v.labels):
         raise InvalidParameterError(
@@ -183,19 +381,19 @@ def span_f1(
                 " which has spans"
             )
     n_labels = len(v.labels)
-    key = v.doc.astype(np.int64) * n_labels + v.label
+    ann = annotations_of(spans, v, annotation, fragment, fragments)
+    key = ann.doc.astype(np.int64) * n_labels + ann.label
+    a_coder = coder_index.get_indexer(v.coders)[ann.coder]
     rows = []
     for a in range(len(coder_index)):
         for b in range(a + 1, len(coder_index)):
             both = seen[:, a] & seen[:, b]  # documents both coders saw
-            in_a = (s_coder == a) & both[v.doc]
-            in_b = (s_coder == b) & both[v.doc]
-            ia, _ = _pair_matches(
-                key[in_a], v.start[in_a], v.end[in_a], key[in_b], v.start[in_b], v.end[in_b], match
-            )
-            n_a = np.bincount(v.label[in_a], minlength=n_labels)
-            n_b = np.bincount(v.label[in_b], minlength=n_labels)
-            matched = np.bincount(v.label[in_a][ia], minlength=n_labels)
+            in_a = (a_coder == a) & both[ann.doc]
+            in_b = (a_coder == b) & both[ann.doc]
+            ia = _matched_annotations(ann, in_a, in_b, key, v, match)
+            n_a = np.bincount(ann.label[in_a], minlength=n_labels)
+            n_b = np.bincount(ann.label[in_b], minlength=n_labels)
+            matched = np.bincount(ann.label[in_a][ia], minlength=n_labels)
             used = (n_a + n_b) > 0
             table = pd.DataFrame(
                 {

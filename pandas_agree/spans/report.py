@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..errors import DegenerateDataWarning, InvalidParameterError
 from ._frame import validate
-from .f1 import ALL_LABELS, span_f1
+from .f1 import ALL_LABELS, annotations_of, span_f1
 from .unitizing import unitizing_alpha
 from .units import spans_to_units
 
@@ -35,6 +35,14 @@ _REPORT_COLUMNS = (
 )
 
 
+def _count_annotations(spans: pd.DataFrame, cols: dict[str, Hashable], fragments: bool) -> int:
+    """Annotations in ``spans`` (fragments of one annotation joined, as span_f1 counts)."""
+    if len(spans) == 0:
+        return 0
+    v = validate(spans, cols["document"], cols["coder"], cols["start"], cols["end"], cols["label"])
+    return annotations_of(spans, v, cols["annotation"], cols["fragment"], fragments).n
+
+
 def _report_row(
     spans: pd.DataFrame,
     unit: str,
@@ -44,13 +52,14 @@ def _report_row(
     coverage: list[tuple[Hashable, Hashable]] | None,
     continuum: Mapping[Hashable, Any] | None,
     cols: dict[str, Hashable],
+    fragments: bool,
 ) -> dict[str, Any]:
     from ..errors import AgreementError
     from ..krippendorff.alpha import alpha
 
     row: dict[str, Any] = {
         "n_coders": int(spans[cols["coder"]].nunique()) if coders is None else len(coders),
-        "n_spans": len(spans),
+        "n_spans": _count_annotations(spans, cols, fragments),
     }
     reasons: list[str] = []
 
@@ -66,10 +75,11 @@ def _report_row(
             reasons.append(f"{name}: {w.message}")
         return out
 
+    span_cols = {k: cols[k] for k in ("document", "coder", "start", "end", "label")}
     units = attempt(
         "units",
         lambda: spans_to_units(
-            spans, unit, texts=texts, tokens=tokens, coders=coders, coverage=coverage, **cols
+            spans, unit, texts=texts, tokens=tokens, coders=coders, coverage=coverage, **span_cols
         ),
     )
     if isinstance(units, pd.DataFrame):
@@ -82,7 +92,9 @@ def _report_row(
         row["alpha_masi"] = row["alpha_nominal"] = float("nan")
     row["alpha_u"] = attempt(
         "alpha_u",
-        lambda: float(unitizing_alpha(spans, continuum, coders=coders, on_overlap="merge", **cols)),
+        lambda: float(
+            unitizing_alpha(spans, continuum, coders=coders, on_overlap="merge", **span_cols)
+        ),
     )
     for match in ("exact", "overlap"):
 
@@ -92,6 +104,7 @@ def _report_row(
                 match,  # type: ignore[arg-type]
                 coders=coders,
                 coverage=coverage if coders is None else None,
+                fragments=fragments,
                 **cols,
             )
             return float(table.loc[table["label"] == ALL_LABELS, "f1"].mean())
@@ -110,16 +123,20 @@ def span_report(
     tokens: pd.DataFrame | None = None,
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    fragments: bool = False,
     document: Hashable = "document",
     coder: Hashable = "coder",
     start: Hashable = "start",
     end: Hashable = "end",
     label: Hashable = "label",
+    annotation: Hashable = "annotation",
+    fragment: Hashable = "fragment",
 ) -> pd.DataFrame:
     r"""One table of span agreement: alpha on units (MASI, nominal), :math:`\alpha_U`, F1.
 
     The pooled row uses every document; with ``by_document=True`` one row per document
-    comes first. Columns: ``n_coders``, ``n_spans``, ``n_units``; ``alpha_masi`` and
+    comes first. Columns: ``n_coders``, ``n_spans`` (annotations: the fragments of a
+    discontinuous annotation count once, as in :func:`span_f1`), ``n_units``; ``alpha_masi`` and
     ``alpha_nominal`` (Krippendorff's alpha on the units of :func:`spans_to_units`, whose
     values are label sets); ``alpha_u`` (:func:`unitizing_alpha` with overlapping spans of
     one coder and label merged, continuum: the text of each document when ``texts`` is
@@ -136,7 +153,10 @@ def span_report(
     texts, tokens, coders, coverage : see :func:`spans_to_units`
         (``coverage``: who counts as having labelled nothing in the units, and which
         documents each pair of coders is compared on for F1)
-    document, coder, start, end, label : hashable
+    fragments : bool, default False
+        Count each fragment of a discontinuous annotation as a span in ``n_spans`` and F1
+        (see :func:`span_f1`).
+    document, coder, start, end, label, annotation, fragment : hashable
         Column names.
 
     Returns
@@ -159,8 +179,18 @@ def span_report(
     """
     if not isinstance(by_document, bool):
         raise InvalidParameterError(f"`by_document` must be True or False, got {by_document!r}")
+    if not isinstance(fragments, bool):
+        raise InvalidParameterError(f"`fragments` must be True or False, got {fragments!r}")
     v = validate(spans, document, coder, start, end, label)
-    cols = {"document": document, "coder": coder, "start": start, "end": end, "label": label}
+    cols = {
+        "document": document,
+        "coder": coder,
+        "start": start,
+        "end": end,
+        "label": label,
+        "annotation": annotation,
+        "fragment": fragment,
+    }
     continuum = None
     if texts is not None and isinstance(texts, Mapping):
         continuum = {d: len(t) for d, t in texts.items() if isinstance(t, str) and len(t) > 0}
@@ -176,10 +206,12 @@ def span_report(
             sub_cont = None if continuum is None else {d: continuum[d]}
             sub_cov = None if cov is None else [p for p in cov if p[0] == d]
             rows.append(
-                _report_row(part, unit, sub_texts, sub_tokens, coders, sub_cov, sub_cont, cols)
+                _report_row(
+                    part, unit, sub_texts, sub_tokens, coders, sub_cov, sub_cont, cols, fragments
+                )
             )
             index.append(d)
-    rows.append(_report_row(spans, unit, texts, tokens, coders, cov, continuum, cols))
+    rows.append(_report_row(spans, unit, texts, tokens, coders, cov, continuum, cols, fragments))
     index.append("(pooled)")
     table = pd.DataFrame(rows, index=pd.Index(index, name="document", dtype=object))
     return table[list(_REPORT_COLUMNS)]
