@@ -712,8 +712,9 @@ SPANS_EPILOG = """\
 columns:
   alpha_masi, alpha_nominal  Krippendorff's alpha on units (tokens or characters) whose
                              value is the set of labels covering them (empty: no label)
-  alpha_u                    Krippendorff's unitizing alpha (overlapping spans of one
-                             coder and label merged)
+  alpha_u                    Krippendorff's unitizing alpha; overlapping spans of one
+                             coder and label leave it empty, with the reason, unless
+                             --on-overlap merge joins them (noted in reason)
   f1_exact, f1_overlap       pairwise F1 over all labels, averaged over coder pairs
   reason                     why a cell is empty
 
@@ -748,6 +749,13 @@ def _add_spans_parser(sub: Any) -> None:
     )
     sp.add_argument(
         "--by", dest="span_by", choices=["document"], help="one row per document, then pooled"
+    )
+    sp.add_argument(
+        "--on-overlap",
+        choices=["raise", "merge"],
+        default="raise",
+        help="overlapping spans of one coder and label in alpha_u: leave it empty with the "
+        "reason (raise, the default) or merge them into one unit",
     )
     sp.add_argument(
         "--output-format",
@@ -836,7 +844,12 @@ def _run_spans(args: argparse.Namespace) -> str:
         raise CLIError(f"no spans in {args.file!r}")
     coverage = spans.attrs.get("coverage")
     table = span_report(
-        spans, unit, by_document=args.span_by == "document", coverage=coverage, **extra
+        spans,
+        unit,
+        by_document=args.span_by == "document",
+        coverage=coverage,
+        on_overlap=args.on_overlap,
+        **extra,
     )
     table.insert(0, "unit", unit)
     return format_table(table, args.format, args.digits)

@@ -53,6 +53,7 @@ def _report_row(
     continuum: Mapping[Hashable, Any] | None,
     cols: dict[str, Hashable],
     fragments: bool,
+    on_overlap: str,
 ) -> dict[str, Any]:
     from ..errors import AgreementError
     from ..krippendorff.alpha import alpha
@@ -90,12 +91,18 @@ def _report_row(
     else:
         row["n_units"] = 0
         row["alpha_masi"] = row["alpha_nominal"] = float("nan")
-    row["alpha_u"] = attempt(
+    res_u = attempt(
         "alpha_u",
-        lambda: float(
-            unitizing_alpha(spans, continuum, coders=coders, on_overlap="merge", **span_cols)
+        lambda: unitizing_alpha(
+            spans, continuum, coders=coders, on_overlap=on_overlap, **span_cols
         ),
     )
+    row["alpha_u"] = float(res_u)
+    if getattr(res_u, "n_merged", 0):
+        reasons.append(
+            f"alpha_u: {res_u.n_merged} span(s) overlapping a span of the same coder and label "
+            "merged into it (on_overlap='merge')"
+        )
     for match in ("exact", "overlap"):
 
         def f1(match: str = match) -> float:
@@ -124,6 +131,7 @@ def span_report(
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
     fragments: bool = False,
+    on_overlap: Literal["raise", "merge"] = "raise",
     document: Hashable = "document",
     coder: Hashable = "coder",
     start: Hashable = "start",
@@ -138,11 +146,17 @@ def span_report(
     comes first. Columns: ``n_coders``, ``n_spans`` (annotations: the fragments of a
     discontinuous annotation count once, as in :func:`span_f1`), ``n_units``; ``alpha_masi`` and
     ``alpha_nominal`` (Krippendorff's alpha on the units of :func:`spans_to_units`, whose
-    values are label sets); ``alpha_u`` (:func:`unitizing_alpha` with overlapping spans of
-    one coder and label merged, continuum: the text of each document when ``texts`` is
-    given, else 0 to its last span end); ``f1_exact`` and ``f1_overlap`` (the all-labels F1
-    of :func:`span_f1`, averaged over coder pairs); ``reason`` says why a cell is NaN (too
-    few coders in a document, no pairable unit, ...).
+    values are label sets); ``alpha_u`` (:func:`unitizing_alpha`, continuum: the text of
+    each document when ``texts`` is given, else 0 to its last span end); ``f1_exact`` and
+    ``f1_overlap`` (the all-labels F1 of :func:`span_f1`, averaged over coder pairs);
+    ``reason`` says why a cell is NaN (too few coders in a document, no pairable unit, ...)
+    and notes what was done to the data.
+
+    Overlapping spans of one coder and label have one default here and in
+    :func:`unitizing_alpha`: ``on_overlap="raise"``, so ``alpha_u`` is NaN and ``reason``
+    says which spans overlap; ``on_overlap="merge"`` joins them into one unit, and
+    ``reason`` notes how many were merged. The other columns do not need the choice: units
+    take the union of the labels covering them, and F1 matches spans as they are.
 
     Parameters
     ----------
@@ -156,6 +170,9 @@ def span_report(
     fragments : bool, default False
         Count each fragment of a discontinuous annotation as a span in ``n_spans`` and F1
         (see :func:`span_f1`).
+    on_overlap : {"raise", "merge"}, default "raise"
+        Overlapping spans of one coder and label in ``alpha_u``: a NaN with the reason, or
+        merged into one unit (noted in ``reason``); see :func:`unitizing_alpha`.
     document, coder, start, end, label, annotation, fragment : hashable
         Column names.
 
@@ -179,6 +196,8 @@ def span_report(
     """
     if not isinstance(by_document, bool):
         raise InvalidParameterError(f"`by_document` must be True or False, got {by_document!r}")
+    if on_overlap not in ("raise", "merge"):
+        raise InvalidParameterError(f"`on_overlap` must be 'raise' or 'merge', got {on_overlap!r}")
     if not isinstance(fragments, bool):
         raise InvalidParameterError(f"`fragments` must be True or False, got {fragments!r}")
     v = validate(spans, document, coder, start, end, label)
@@ -207,11 +226,22 @@ def span_report(
             sub_cov = None if cov is None else [p for p in cov if p[0] == d]
             rows.append(
                 _report_row(
-                    part, unit, sub_texts, sub_tokens, coders, sub_cov, sub_cont, cols, fragments
+                    part,
+                    unit,
+                    sub_texts,
+                    sub_tokens,
+                    coders,
+                    sub_cov,
+                    sub_cont,
+                    cols,
+                    fragments,
+                    on_overlap,
                 )
             )
             index.append(d)
-    rows.append(_report_row(spans, unit, texts, tokens, coders, cov, continuum, cols, fragments))
+    rows.append(
+        _report_row(spans, unit, texts, tokens, coders, cov, continuum, cols, fragments, on_overlap)
+    )
     index.append("(pooled)")
     table = pd.DataFrame(rows, index=pd.Index(index, name="document", dtype=object))
     return table[list(_REPORT_COLUMNS)]
