@@ -31,13 +31,13 @@ from ..errors import (
 from .sets import (
     ElementForm,
     check_sep,
-    check_separators,
     form_of,
     from_distinct,
     is_set_cell,
     items_and_lengths,
     missing_in_set_message,
     reads_in_c,
+    text_sets,
 )
 from .strings import short_string_codes
 
@@ -561,9 +561,7 @@ def _prepare_values(
         else:
             vcodes = vcodes[keep]
     if vcodes is not None:
-        distinct = pre[1]
-        if scalars_as_sets and sep is None:
-            check_separators(distinct, value)
+        distinct = pre[1]  # text under a set distance read by _sets_from_text
         value_codes, domain, ordered, is_set = _domain_from_distinct(
             vcodes, distinct, scalars_as_sets, categories, value, all_used=keep is None
         )
@@ -574,9 +572,7 @@ def _prepare_values(
     else:
         is_categorical = isinstance(raw.dtype, pd.CategoricalDtype)
         vals: Any = raw if is_categorical else raw.to_numpy()
-        is_set = False
-        if scalars_as_sets and sep is None:
-            check_separators(pd.unique(raw), value)
+        is_set = False  # text under a set distance checked by _sets_from_text
         value_codes, domain, ordered = value_domain(vals, is_set, categories, value)
     return CodedData(
         unit_codes=unit_codes,
@@ -605,6 +601,8 @@ def _set_form(
     form, pre = form_of(raw, sep, scalars_as_sets or union)
     if form is not None:
         return form, None
+    if (scalars_as_sets or union) and sep is None:
+        pre = _sets_from_text(raw, pre)
     if not union:
         return None, pre
     if pre is None:
@@ -613,6 +611,31 @@ def _set_form(
     codes, distinct = pre
     present = codes >= 0
     return from_distinct(present, codes[present], distinct, raw.name), None
+
+
+def _sets_from_text(
+    raw: pd.Series, pre: tuple[np.ndarray, np.ndarray] | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The text rule of :func:`pandas_agree.data.sets.text_sets` on a column read as sets,
+    applied to its distinct values: a text that looks like several labels raises, a
+    bracketed text becomes its JSON set. Returns the codes into the distinct values read
+    so (``pre`` unchanged when no text needed reading)."""
+    if pre is None:
+        dtype = raw.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            distinct = np.asarray(dtype.categories, dtype=object)
+        elif isinstance(dtype, pd.StringDtype) or pd.api.types.is_string_dtype(dtype):
+            distinct = np.asarray(pd.unique(raw.dropna()), dtype=object)
+        else:
+            return None  # numbers, booleans, dates: no text
+        read, _ = text_sets(distinct, None, raw.name, as_sets=True)
+        if all(a is b for a, b in zip(read, distinct)):
+            return None  # checked; nothing to read
+        codes, uniques = pd.factorize(raw)
+        pre = codes.astype(np.intp, copy=False), np.asarray(uniques, dtype=object)
+    codes, distinct = pre
+    read, _ = text_sets(distinct, None, raw.name, as_sets=True)
+    return codes, read
 
 
 def _prepare_sets(

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import re
 import sys
@@ -80,70 +79,55 @@ def _input_format(path: str, given: str | None) -> str:
     return fmt
 
 
-def _parse_json_list(cell: str) -> frozenset:
-    try:
-        items = json.loads(cell)
-    except json.JSONDecodeError as exc:
-        raise CLIError(f"cannot read the set {cell!r} as a JSON list: {exc.msg}") from None
-    if not isinstance(items, list):
-        raise CLIError(f"cannot read the set {cell!r} as a JSON list")
-    try:
-        return frozenset(tuple(x) if isinstance(x, list) else x for x in items)
-    except TypeError:
-        raise CLIError(f"the set {cell!r} has elements that are not labels") from None
+def _to_sets(values: pd.Series, set_sep: str | bool | None) -> pd.Series:
+    """Decode set-valued cells: text by :func:`pandas_agree.data.sets.text_sets` (the rule
+    Python uses: "[...]" is a JSON list, ``set_sep`` splits, text that looks like several
+    labels in a column of sets is refused), list and array cells of JSON Lines and Parquet.
 
-
-def _json_scalar(cell: Any) -> Any:
-    """A plain cell in a column of sets: a number when it reads as one, else the text."""
-    if isinstance(cell, str):
-        try:
-            parsed = json.loads(cell)
-        except json.JSONDecodeError:
-            return cell
-        if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
-            return parsed
-    return cell
-
-
-def _to_sets(values: pd.Series, set_sep: str | None) -> pd.Series:
-    """Decode set-valued cells: JSON lists ("[1, 2]"), ``set_sep``-separated text, arrays.
-
-    Missing cells stay missing. Once a column holds a set, its other cells are
-    one-element sets, so every distance sees one kind of value.
+    Missing and blank cells are missing. Once a column holds a set, its other cells are
+    one-element sets, so every distance sees one kind of value. ``set_sep=False`` reads
+    every text as one label.
     """
+    from ..data.sets import text_sets
+
+    if set_sep is False:
+        return values
     if set_sep is None and (
         pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype)
     ):
         return values
 
-    def decode(cell: Any) -> Any:
+    def native(cell: Any) -> Any:
         if cell is None or (isinstance(cell, float) and np.isnan(cell)) or cell is pd.NA:
             return None
         if isinstance(cell, np.ndarray):  # list columns of Parquet files
             return frozenset(cell.tolist())
         if isinstance(cell, (list, tuple, set, frozenset)):
-            return frozenset(cell)
+            try:
+                return frozenset(tuple(x) if isinstance(x, list) else x for x in cell)
+            except TypeError:
+                raise CLIError(
+                    f"the value column {values.name!r} holds the set {cell!r}, whose elements "
+                    "are not labels"
+                ) from None
         if isinstance(cell, str):
-            text = cell.strip()
-            if not text:
-                return None
-            if text.startswith("[") or text.endswith("]"):
-                return _parse_json_list(text)
-            if set_sep is not None:
-                return frozenset(part.strip() for part in text.split(set_sep) if part.strip())
+            return cell.strip() or None
         return cell
 
-    out = values.astype(object).map(decode)
-    has_sets = out.map(lambda v: isinstance(v, frozenset)).any()
-    if has_sets or set_sep is not None:
-        out = out.map(
-            lambda v: (
-                v
-                if v is None or isinstance(v, frozenset)
-                else frozenset([_json_scalar(v) if set_sep is None else str(v)])
-            )
-        )
-    return out.astype(object)
+    cells = np.empty(len(values), dtype=object)
+    cells[:] = [native(c) for c in values.astype(object)]
+    has_native = any(isinstance(c, frozenset) for c in cells)
+    cells, has_text = text_sets(cells, set_sep, values.name, as_sets=has_native)
+    if has_native or has_text or set_sep is not None:
+        wrapped = np.empty(cells.size, dtype=object)
+        wrapped[:] = [
+            c
+            if c is None or isinstance(c, frozenset)
+            else frozenset([c if set_sep is None else str(c)])
+            for c in cells
+        ]
+        cells = wrapped
+    return pd.Series(cells, index=values.index, name=values.name, dtype=object)
 
 
 def read_table(
@@ -151,7 +135,7 @@ def read_table(
     *,
     value: Hashable = "value",
     input_format: str | None = None,
-    set_sep: str | None = None,
+    set_sep: str | bool | None = None,
     na_values: Sequence[str] = (),
     numeric: bool = False,
 ) -> pd.DataFrame:
@@ -174,9 +158,11 @@ def read_table(
         The value column, where set-valued cells are decoded.
     input_format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the extension.
-    set_sep : str, optional
+    set_sep : str or False, optional
         Read each text cell of the value column as a set of labels separated by
-        ``set_sep`` (``"a;b"`` is ``{"a", "b"}``, ``"a"`` is ``{"a"}``).
+        ``set_sep`` (``"a;b"`` is ``{"a", "b"}``, ``"a"`` is ``{"a"}``); ``False`` reads
+        every text cell as one label, brackets and separators included. Text cells follow
+        :func:`pandas_agree.data.sets.text_sets`, the rule of ``sep=`` in Python.
     na_values : sequence of str, default ()
         Further text cells of the value column that mean missing, for example
         ``["NA", "-"]`` (compared exactly, case and spaces included).
@@ -189,9 +175,11 @@ def read_table(
     -------
     pandas.DataFrame
         Cells of the value column written as JSON lists (``"[1, 2]"``; ``"[]"`` is the
-        empty set) become frozensets; so do list cells of JSON Lines and Parquet files.
-        In a column that holds sets, every other cell is a one-element set. Empty cells are
-        missing.
+        empty set) become frozensets, with or without ``set_sep``; so do list cells of JSON
+        Lines and Parquet files. In a column that holds sets, every other cell is a
+        one-element set, and a text that looks like several labels (``"a;b"``) raises
+        :class:`~pandas_agree.errors.AmbiguousValuesError` unless ``set_sep`` says how to
+        read it. Empty cells are missing.
 
     Examples
     --------
@@ -270,11 +258,11 @@ def _mark_missing(values: pd.Series, na_values: Sequence[str]) -> pd.Series:
     return values.astype(object).mask(hit, None)
 
 
-def _to_numbers(values: pd.Series, column: Hashable, set_sep: str | None) -> pd.Series:
+def _to_numbers(values: pd.Series, column: Hashable, set_sep: str | bool | None) -> pd.Series:
     """The value column as numbers; a cell that is not a finite number is an error."""
     if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
         return values
-    if set_sep is not None:
+    if isinstance(set_sep, str):
         raise CLIError("--numeric reads one number per cell; it does not go with --set-sep")
     present = values.notna().to_numpy()
     text = values.astype(object).where(present, None)
@@ -359,6 +347,8 @@ def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame
         "value": args.value,
         "on_duplicate": args.on_duplicate,
     }
+    if args.set_sep is False:  # --no-set-sep: every text one label, no check
+        kwargs["sep"] = False
     if args.coefficients:
         kwargs["coefficients"] = args.coefficients
     by = args.by or None
@@ -558,12 +548,14 @@ def _separator(text: str) -> str:
 
 
 REPORT_EPILOG = """\
-set-valued cells:
+set-valued cells (the rule of sep= in Python):
   A cell of the value column written as a JSON list is a set: "[1, 2]", '["a", "b"]'.
-  "[]" is the empty set (a coded value); an empty cell is missing. With --set-sep ";",
-  every non-empty cell is a set of labels: "a;b" is {a, b} and "a" is {a}. In a column
-  that holds any set, plain cells are one-element sets. JSON Lines and Parquet list
-  values are sets too.
+  "[]" is the empty set (a coded value), with or without --set-sep; an empty cell is
+  missing. With --set-sep ";", every other non-empty cell is a set of labels: "a;b" is
+  {a, b} and "a" is {a}. In a column that holds any set, plain cells are one-element
+  sets, and a cell that looks like several labels ("a;b") is an error until --set-sep
+  says how to split it (or --no-set-sep reads every cell as one label, "[]" included).
+  JSON Lines and Parquet list values are sets too.
 
 examples:
   pandas-agree report ratings.csv --unit item --coder annotator --value labels \\
@@ -651,11 +643,19 @@ def build_parser() -> argparse.ArgumentParser:
     io_.add_argument(
         "--input-format", choices=INPUT_FORMATS, help="override the format of FILE's extension"
     )
-    io_.add_argument(
+    seps = io_.add_mutually_exclusive_group()
+    seps.add_argument(
         "--set-sep",
         type=_separator,
         metavar="SEP",
-        help='read value cells as sets of labels separated by SEP, e.g. ";"',
+        help='read value cells as sets of labels separated by SEP, e.g. ";" ("[...]" cells '
+        "are JSON lists either way)",
+    )
+    seps.add_argument(
+        "--no-set-sep",
+        dest="set_sep",
+        action="store_false",
+        help='read every text cell as one label, even "a;b" or "[1, 2]"',
     )
     io_.add_argument(
         "--na-values",
