@@ -351,6 +351,8 @@ def _report_table(frame: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame
         kwargs["sep"] = False
     if args.coefficients:
         kwargs["coefficients"] = args.coefficients
+    if args.categories:
+        kwargs["categories"] = _categories(args.categories, frame, args.value)
     by = args.by or None
     if args.ci is None:
         return report(frame, args.distance, by, **kwargs)
@@ -388,10 +390,13 @@ def _named_index(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _human(table: pd.DataFrame) -> pd.DataFrame:
-    """Drop the ``reason`` column of text tables when it says nothing."""
-    if "reason" in table.columns and table["reason"].isna().all():
-        return table.drop(columns="reason")
-    return table
+    """Drop the ``reason`` columns of text tables when they say nothing."""
+    quiet = [
+        c
+        for c in table.columns
+        if isinstance(c, str) and c.endswith("reason") and table[c].isna().all()
+    ]
+    return table.drop(columns=quiet) if quiet else table
 
 
 def _cell(x: Any, digits: int) -> str:
@@ -614,6 +619,13 @@ def build_parser() -> argparse.ArgumentParser:
         + " ".join(available_coefficients()),
     )
     rep.add_argument(
+        "--categories",
+        nargs="+",
+        metavar="LABEL",
+        help="every value in rank order, for ordinal and order-based weights on text "
+        "(e.g. low mid high); a value outside them is an error",
+    )
+    rep.add_argument(
         "--on-duplicate",
         choices=["raise", "first", "last", "union"],
         default="raise",
@@ -700,7 +712,7 @@ def _run_report(args: argparse.Namespace) -> str:
     _check_columns_distinct(args)
     _check_numbers(frame, args.value, args.distance)
     table = _report_table(frame, args)
-    return format_table(table, args.format, args.digits)
+    return format_table(_cli_table(table), args.format, args.digits)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -852,7 +864,19 @@ def _run_spans(args: argparse.Namespace) -> str:
         **extra,
     )
     table.insert(0, "unit", unit)
-    return format_table(table, args.format, args.digits)
+    return format_table(_cli_table(table), args.format, args.digits)
+
+
+def _categories(given: list[str], frame: pd.DataFrame, value: Hashable) -> list[Any]:
+    """``--categories`` in the type of the value column: numbers where it holds numbers."""
+    column = frame[value] if value in frame.columns else None
+    if column is not None and pd.api.types.is_numeric_dtype(column.dtype):
+        numbers = pd.to_numeric(pd.Series(given), errors="coerce")
+        if numbers.isna().any():
+            bad = given[int(np.flatnonzero(numbers.isna().to_numpy())[0])]
+            raise CLIError(f"--categories: the value column holds numbers, got {bad!r}")
+        return numbers.tolist()
+    return list(given)
 
 
 def _check_columns_distinct(args: argparse.Namespace) -> None:
@@ -897,26 +921,82 @@ def _check_numbers(frame: pd.DataFrame, value: Hashable, distances: Sequence[str
         )
 
 
-# Parameters of the Python functions that are options here, for error messages.
-_OPTIONS = ("unit", "coder", "value", "by", "distance", "on_duplicate", "ci", "ci_method", "n_boot")
+# Parameters of the Python functions and the options that set them here, for messages.
+_FLAGS = {
+    "unit": "--unit",
+    "coder": "--coder",
+    "value": "--value",
+    "by": "--by",
+    "distance": "--distance",
+    "on_duplicate": "--on-duplicate",
+    "ci": "--ci",
+    "ci_method": "--ci-method",
+    "n_boot": "--n-boot",
+    "rng": "--seed",
+    "sep": "--set-sep",
+    "categories": "--categories",
+    "coefficients": "--coefficients",
+    "on_overlap": "--on-overlap",
+    "multiple": "--multiple",
+    "from_name": "--control",
+    "fragments": "--fragments",
+}
+# Keyword values that are a flag of their own.
+_SWITCHES = {
+    ("sep", "False"): "--no-set-sep",
+    ("multiple", "True"): "--multiple",
+    ("fragments", "True"): "--fragments",
+}
+# Whole phrases of the Python messages and what the command line says instead.
+_PHRASES = (
+    ("report(..., by=<column>)", "--by <column>"),
+    (" or pass pooled=False", ""),
+    ("on_duplicate='first', 'last' or 'union'", "--on-duplicate first, last or union"),
+    ("is not in the DataFrame", "is not in the file"),
+    ("; a callable d(a, b) -> float also works", ""),
+    ("categories=[...]", "--categories LABEL ..."),
+)
 
 
 def _cli_message(message: str) -> str:
-    """Speak in options: "`by` column ..." -> "--by column ...", "pass by=<x>" -> "--by <x>"."""
-    names = "|".join(_OPTIONS)
-    message = message.replace("report(..., by=<column>)", "--by <column>")
-    message = message.replace(" or pass pooled=False", "")
+    """Speak in options: every Python keyword of a message becomes the command's flag.
 
-    def option(name: str) -> str:
-        return "--" + name.replace("_", "-")
+    "`by` column ..." -> "--by column ...", "pass by=<x>" -> "--by <x>", "sep=';'" ->
+    "--set-sep ';'", "sep=False" -> "--no-set-sep", "multiple=True" -> "--multiple".
+    """
+    for python, cli in _PHRASES:
+        message = message.replace(python, cli)
+    names = "|".join(sorted(_FLAGS, key=len, reverse=True))
 
-    message = re.sub(rf"`({names})`", lambda m: option(m.group(1)), message)
-    message = re.sub(rf"\b({names})=<", lambda m: option(m.group(1)) + " <", message)
+    def switch(m: re.Match[str]) -> str:
+        return _SWITCHES.get((m.group(1), m.group(2)), m.group(0))
+
+    message = re.sub(rf"\b({names})=(True|False)\b", switch, message)
+
+    def keyword(m: re.Match[str]) -> str:
+        flag, quote, text = _FLAGS[m.group(1)], m.group(2), m.group(3)
+        plain = re.fullmatch(r"[\w.-]+", text) is not None
+        return f"{flag} {text}" if plain else f"{flag} {quote}{text}{quote}"
+
+    message = re.sub(rf"\b({names})=(['\"])(.*?)\2", keyword, message)
+    message = re.sub(rf"\b({names})=<", lambda m: _FLAGS[m.group(1)] + " <", message)
     message = re.sub(
-        r"on_duplicate='first', 'last' or 'union'", "--on-duplicate first, last or union", message
+        rf"\b({names})=(\S+?)([,;)]|\s|$)",
+        lambda m: f"{_FLAGS[m.group(1)]} {m.group(2)}{m.group(3)}",
+        message,
     )
-    message = message.replace("is not in the DataFrame", "is not in the file")
-    return message.replace("; a callable d(a, b) -> float also works", "")
+    return re.sub(rf"`({names})`", lambda m: _FLAGS[m.group(1)], message)
+
+
+def _cli_table(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its text columns (``reason``, ``coefficient_reason``) in options."""
+    texts = [c for c in table.columns if isinstance(c, str) and c.endswith("reason")]
+    if not texts:
+        return table
+    table = table.copy()
+    for c in texts:
+        table[c] = table[c].map(lambda x: _cli_message(x) if isinstance(x, str) else x)
+    return table
 
 
 def _fail(message: str) -> int:
@@ -965,7 +1045,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
     seen = set()
     for w in caught:
-        text = f"{PROG}: warning: {_first_line(w.message)}"
+        text = f"{PROG}: warning: {_cli_message(_first_line(w.message))}"
         if text not in seen:
             seen.add(text)
             sys.stderr.write(text + "\n")
