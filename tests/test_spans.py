@@ -545,7 +545,7 @@ def test_cli_spans_brat(tmp_path, capsys):
     )  # fmt: skip
     _write_brat(tmp_path, spans, texts)
     code, out, err = _run(
-        capsys, "spans", tmp_path, "--format", "brat", "--by", "document", "--output-format", "csv"
+        capsys, "spans", tmp_path, "--from", "brat", "--by", "document", "--to", "csv"
     )
     assert code == 0, err
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
@@ -558,23 +558,23 @@ def test_cli_spans_brat(tmp_path, capsys):
 
 def test_cli_spans_errors(tmp_path, capsys):
     pytest.importorskip("pandas_agree.io")
-    code, _, err = _run(capsys, "spans", tmp_path / "nope", "--format", "brat")
+    code, _, err = _run(capsys, "spans", tmp_path / "nope", "--from", "brat")
     assert code == 2 and "no such file or directory" in err
-    code, _, err = _run(capsys, "spans", tmp_path, "--format", "excel")
+    code, _, err = _run(capsys, "spans", tmp_path, "--from", "excel")
     assert code == 2 and "invalid choice: 'excel'" in err
     from pandas_agree.io import example_path
 
     path = example_path("label_studio.json")
-    code, _, err = _run(capsys, "spans", path, "--format", "labelstudio", "--unit", "token")
+    code, _, err = _run(capsys, "spans", path, "--from", "label-studio", "--unit", "token")
     assert code == 2 and "--unit token needs the document texts" in err
-    code, out, err = _run(capsys, "spans", path, "--format", "labelstudio")
+    code, out, err = _run(capsys, "spans", path, "--from", "label-studio")
     assert code == 0 and "char" in out
 
 
 @pytest.mark.parametrize(
     ("fmt", "example", "reader", "unit"),
     [
-        pytest.param("labelstudio", "label_studio.json", "read_label_studio", "char", id="ls"),
+        pytest.param("label-studio", "label_studio.json", "read_label_studio", "char", id="ls"),
         pytest.param("webanno", "webanno", "read_webanno_tsv", "char", id="webanno"),
         pytest.param("jsonl", "doccano", "read_jsonl", "char", id="doccano"),
         pytest.param("jsonl", "prodigy.jsonl", "read_jsonl", "char", id="prodigy"),
@@ -584,7 +584,7 @@ def test_cli_spans_bundled_exports_match_span_report(capsys, fmt, example, reade
     io = pytest.importorskip("pandas_agree.io")
     path = io.example_path(example)
     code, out, err = _run(
-        capsys, "spans", path, "--format", fmt, "--by", "document", "--output-format", "json"
+        capsys, "spans", path, "--from", fmt, "--by", "document", "--to", "json"
     )
     assert code == 0, err
     got = pd.read_json(__import__("io").StringIO(out), orient="records")
@@ -597,7 +597,7 @@ def test_cli_spans_bundled_exports_match_span_report(capsys, fmt, example, reade
 def test_cli_spans_conll2012_counts_every_token(capsys):
     io = pytest.importorskip("pandas_agree.io")
     path = io.example_path("conll2012")
-    code, out, err = _run(capsys, "spans", path, "--format", "conll2012", "--output-format", "csv")
+    code, out, err = _run(capsys, "spans", path, "--from", "conll2012", "--to", "csv")
     assert code == 0, err
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
     n_tokens = io.conll2012_tokens(path).groupby("document")["token"].nunique().sum()
@@ -640,7 +640,7 @@ def test_cli_spans_counts_empty_ann_files(tmp_path, capsys):
     texts = {"d1": "Bill met Jill .", "d2": "Ann saw Bob ."}
     spans = frame([("d1", "A", 0, 4, "PER"), ("d1", "B", 0, 4, "PER"), ("d2", "A", 0, 3, "PER")])
     _write_brat(tmp_path, spans, texts)  # B's d2.ann is empty: B saw d2 and marked nothing
-    code, out, err = _run(capsys, "spans", tmp_path, "--format", "brat", "--output-format", "csv")
+    code, out, err = _run(capsys, "spans", tmp_path, "--from", "brat", "--to", "csv")
     assert code == 0, err
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
     units = pa.spans_to_units(spans, texts=texts, coders=["A", "B"])

@@ -6,9 +6,13 @@ Subcommands:
   the table of :func:`pandas_agree.report` for a CSV, TSV, Parquet or JSON Lines file, as a
   text table, CSV, JSON or Markdown.
 * ``pandas-agree demo``: alpha on the published examples bundled with the package.
-* ``pandas-agree spans PATH --format brat|labelstudio|webanno|conll2012|jsonl``: alpha on
-  token or character units, unitizing alpha and pairwise F1 of a span export
-  (:func:`pandas_agree.span_report`), per document with ``--by document``.
+* ``pandas-agree spans PATH [--from FORMAT]``: alpha on token or character units,
+  unitizing alpha and pairwise F1 of a span export of brat, Label Studio, WebAnno,
+  CoNLL-2012, doccano or Prodigy (:func:`pandas_agree.span_report`), per document with
+  ``--by document``.
+
+In every subcommand ``--from`` names the input format and ``--to`` the output format (the
+old ``--input-format``, ``--format`` and ``--output-format`` still work and warn).
 
 User mistakes (a missing file, a column that is not there, an unknown distance, ...) end
 with one line ``pandas-agree: error: ...`` on stderr and exit status 2, without a traceback.
@@ -73,7 +77,7 @@ def _input_format(path: str, given: str | None) -> str:
     fmt = _EXTENSIONS.get(suffixes[-1] if suffixes else "")
     if fmt is None:
         raise CLIError(
-            f"cannot tell the format of {path!r} from its extension; pass --input-format "
+            f"cannot tell the format of {path!r} from its extension; pass --from "
             f"{{{','.join(INPUT_FORMATS)}}} (known extensions: {', '.join(sorted(_EXTENSIONS))})"
         )
     return fmt
@@ -225,7 +229,7 @@ def read_table(
         elif fmt == "parquet":
             frame = _read_parquet(source)
         else:
-            raise CLIError(f"--input-format must be one of {', '.join(INPUT_FORMATS)}, got {fmt!r}")
+            raise CLIError(f"--from must be one of {', '.join(INPUT_FORMATS)}, got {fmt!r}")
     except pd.errors.EmptyDataError:
         raise CLIError(f"{path!r} is empty") from None
     except pd.errors.ParserError as exc:
@@ -446,7 +450,7 @@ def format_table(table: pd.DataFrame, fmt: str, digits: int = 3) -> str:
         return table.to_csv().rstrip("\n")
     if fmt == "json":
         return table.reset_index().to_json(orient="records", indent=2)
-    raise CLIError(f"--format must be one of {', '.join(OUTPUT_FORMATS)}, got {fmt!r}")
+    raise CLIError(f"--to must be one of {', '.join(OUTPUT_FORMATS)}, got {fmt!r}")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -566,8 +570,62 @@ examples:
   pandas-agree report ratings.csv --unit item --coder annotator --value labels \\
       --by docset --distance nominal jaccard masi
   pandas-agree report ratings.tsv --set-sep ";" --distance masi --ci 0.95 --seed 1
-  pandas-agree report ratings.parquet --format markdown --output alpha.md
+  pandas-agree report ratings.parquet --to markdown --output alpha.md
 """
+
+
+class _Alias(argparse.Action):
+    """An old spelling of an option: sets the new option's value and warns on stderr."""
+
+    def __init__(self, option_strings: list[str], dest: str, new: str = "", **kwargs: Any):
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stderr.write(
+            f"{parser.prog}: warning: {option_string} is deprecated here; use {self.new} "
+            f"(--from names the input format and --to the output format in every subcommand)\n"
+        )
+        setattr(namespace, self.dest, values)
+
+
+def _alias(group: Any, old: str, new: str, dest: str, choices: Sequence[str]) -> None:
+    """Keep ``old`` as a hidden, warning spelling of ``new``."""
+    group.add_argument(
+        old,
+        dest=dest,
+        choices=choices,
+        action=_Alias,
+        new=new,
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+    )
+
+
+def _add_output_options(group: Any, command: str) -> None:
+    """--to (and its old spelling) and --digits, the same in every subcommand."""
+    group.add_argument(
+        "--to",
+        dest="format",
+        choices=OUTPUT_FORMATS,
+        default="table",
+        metavar="FORMAT",
+        help=f"output format: {', '.join(OUTPUT_FORMATS)} (default: %(default)s)",
+    )
+    old = "--format" if command == "report" else "--output-format"
+    _alias(group, old, "--to", "format", OUTPUT_FORMATS)
+    group.add_argument(
+        "--digits",
+        type=_digits,
+        default=3,
+        help="decimals in table and markdown output (default: %(default)s)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -591,7 +649,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="alpha per group and distance for a data file",
         description="Krippendorff's alpha per group (--by) for one or more distances, with\n"
         "optional bootstrap intervals. Reads CSV, TSV, Parquet or JSON Lines (by the\n"
-        "extension of FILE, or --input-format); '-' reads CSV from standard input.",
+        "extension of FILE, or --from); '-' reads CSV from standard input. --from names\n"
+        "the input format and --to the output format, in every subcommand.",
         epilog=REPORT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -653,8 +712,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     io_ = rep.add_argument_group("input and output")
     io_.add_argument(
-        "--input-format", choices=INPUT_FORMATS, help="override the format of FILE's extension"
+        "--from",
+        dest="input_format",
+        choices=INPUT_FORMATS,
+        metavar="FORMAT",
+        help=f"input format: {', '.join(INPUT_FORMATS)} (default: from FILE's extension)",
     )
+    _alias(io_, "--input-format", "--from", "input_format", INPUT_FORMATS)
     seps = io_.add_mutually_exclusive_group()
     seps.add_argument(
         "--set-sep",
@@ -683,18 +747,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="read the value column as numbers ('7' and '7.0' are one value); interval and "
         "ratio need it, and ordinal on numbers (text ranks '10' before '9')",
     )
-    io_.add_argument(
-        "--format",
-        choices=OUTPUT_FORMATS,
-        default="table",
-        help="output format (default: %(default)s)",
-    )
-    io_.add_argument(
-        "--digits",
-        type=_digits,
-        default=3,
-        help="decimals in table and markdown output (default: %(default)s)",
-    )
+    _add_output_options(io_, "report")
     io_.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     _add_spans_parser(sub)
     return parser
@@ -718,7 +771,9 @@ def _run_report(args: argparse.Namespace) -> str:
 # ---------------------------------------------------------------------------------------------
 # spans: span exports of annotation tools (pandas_agree.io readers, pandas_agree.spans)
 
-SPAN_FORMATS = ("brat", "labelstudio", "webanno", "conll2012", "jsonl")
+SPAN_FORMATS = ("brat", "label-studio", "webanno", "conll2012", "doccano", "prodigy", "jsonl")
+# Old names of span formats, still read: labelstudio is label-studio.
+_SPAN_ALIASES = {"labelstudio": "label-studio"}
 
 SPANS_EPILOG = """\
 columns:
@@ -735,9 +790,15 @@ units:
   CoNLL-2012 (its tokens) give them; for the other formats use --unit char (the default
   for them). CoNLL-2012 offsets are token indices, so its units are tokens either way.
 
+formats:
+  --from names the export's tool; without it PATH says, where it can: a directory of
+  annotator folders holding .ann files is brat, a .json file Label Studio, a .tsv file
+  (or a directory of them) WebAnno/INCEpTION, a *_conll file CoNLL-2012, a .jsonl file
+  doccano or Prodigy (each record says which). --to names the output format.
+
 examples:
-  pandas-agree spans annotations/ --format brat --by document
-  pandas-agree spans export.json --format labelstudio --unit char
+  pandas-agree spans annotations/ --from brat --by document
+  pandas-agree spans export.json --from label-studio --unit char --to markdown
 """
 
 
@@ -752,7 +813,15 @@ def _add_spans_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sp.add_argument("file", metavar="PATH", help="the export: a file or a directory")
-    sp.add_argument("--format", dest="span_format", choices=SPAN_FORMATS, required=True)
+    sp.add_argument(
+        "--from",
+        dest="span_format",
+        choices=SPAN_FORMATS,
+        metavar="FORMAT",
+        help=f"input format: {', '.join(SPAN_FORMATS)} (default: from PATH where that is "
+        "unambiguous)",
+    )
+    _alias(sp, "--format", "--from", "span_format", (*SPAN_FORMATS, *_SPAN_ALIASES))
     sp.add_argument(
         "--unit",
         dest="span_unit",
@@ -769,16 +838,7 @@ def _add_spans_parser(sub: Any) -> None:
         help="overlapping spans of one coder and label in alpha_u: leave it empty with the "
         "reason (raise, the default) or merge them into one unit",
     )
-    sp.add_argument(
-        "--output-format",
-        dest="format",
-        choices=OUTPUT_FORMATS,
-        default="table",
-        help="output format (default: %(default)s)",
-    )
-    sp.add_argument(
-        "--digits", type=_digits, default=3, help="decimals in table and markdown output"
-    )
+    _add_output_options(sp, "spans")
     sp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
 
 
@@ -798,6 +858,34 @@ def _brat_texts(root: Path, spans: pd.DataFrame) -> dict[Any, str] | None:
     return texts
 
 
+# Span formats by the files they read: (format, glob pattern below a directory, suffixes).
+_SPAN_FILES = (
+    ("brat", "*.ann", (".ann",)),
+    ("label-studio", "*.json", (".json",)),
+    ("webanno", "*.tsv", (".tsv",)),
+    ("conll2012", "*conll", ("conll",)),
+    ("jsonl", "*.jsonl", (".jsonl",)),
+)
+
+
+def _span_format(path: Path, given: str | None) -> str:
+    """The export format: ``--from``, else the one format whose files ``path`` holds."""
+    if given is not None:
+        return _SPAN_ALIASES.get(given, given)
+    if path.is_dir():
+        found = [f for f, pattern, _ in _SPAN_FILES if next(path.rglob(pattern), None)]
+    else:
+        name = path.name.lower()
+        found = [f for f, _, suffixes in _SPAN_FILES if name.endswith(suffixes)]
+    if len(found) != 1:
+        what = f"it holds files of {', '.join(found)}" if found else "it holds no export file"
+        raise CLIError(
+            f"cannot tell the export format of {str(path)!r}: {what}; pass --from "
+            f"{{{','.join(SPAN_FORMATS)}}}"
+        )
+    return found[0]
+
+
 def _read_spans(path: str, fmt: str) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The span frame of an export and what the units need (texts or tokens)."""
     if not Path(path).exists():
@@ -808,14 +896,16 @@ def _read_spans(path: str, fmt: str) -> tuple[pd.DataFrame, dict[str, Any]]:
         raise CLIError("the span readers (pandas_agree.io) are not available") from None
     name = {
         "brat": "read_brat",
-        "labelstudio": "read_label_studio",
+        "label-studio": "read_label_studio",
         "webanno": "read_webanno_tsv",
         "conll2012": "read_conll2012",
+        "doccano": "read_jsonl",
+        "prodigy": "read_jsonl",
         "jsonl": "read_jsonl",
     }[fmt]
     reader = getattr(readers, name, None)
     if reader is None:
-        raise CLIError(f"--format {fmt} needs pandas_agree.io.{name}, which this version lacks")
+        raise CLIError(f"--from {fmt} needs pandas_agree.io.{name}, which this version lacks")
     extra: dict[str, Any] = {}
     if fmt == "conll2012":
         spans, tokens = reader(path, tokens=True)
@@ -827,6 +917,8 @@ def _read_spans(path: str, fmt: str) -> tuple[pd.DataFrame, dict[str, Any]]:
                 "end": toks["token"].to_numpy() + 1,
             }
         )
+    elif fmt in ("doccano", "prodigy"):
+        spans = reader(path, format=fmt)
     else:
         spans = reader(path)
         if fmt == "brat":
@@ -839,14 +931,17 @@ def _read_spans(path: str, fmt: str) -> tuple[pd.DataFrame, dict[str, Any]]:
 def _run_spans(args: argparse.Namespace) -> str:
     from ..spans import span_report
 
-    spans, extra = _read_spans(args.file, args.span_format)
+    if not Path(args.file).exists():
+        raise CLIError(f"no such file or directory: {args.file!r}")
+    fmt = _span_format(Path(args.file), args.span_format)
+    spans, extra = _read_spans(args.file, fmt)
     unit = args.span_unit
     if unit is None:
         unit = "token" if extra else "char"
     if unit == "token" and not extra:
         raise CLIError(
-            f"--unit token needs the document texts, which --format {args.span_format} does "
-            "not give here; use --unit char"
+            f"--unit token needs the document texts, which --from {fmt} does not give here; "
+            "use --unit char"
         )
     if unit == "char" and "tokens" in extra:
         unit = "token"  # CoNLL-2012 positions are tokens

@@ -106,7 +106,7 @@ def _cli_alpha(tmp_path, capsys, frame, flags) -> float | None:
     path = tmp_path / "topics.csv"
     frame.to_csv(path, index=False)
     code = main(["report", str(path), "--value", "labels", "--distance", "masi",
-                 "--format", "csv", *flags])  # fmt: skip
+                 "--to", "csv", *flags])  # fmt: skip
     out, err = capsys.readouterr()
     if code == 2:
         assert "error:" in err

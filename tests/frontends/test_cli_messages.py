@@ -114,7 +114,7 @@ def test_cli_reasons_name_cli_options(tmp_path, capsys):
         (root / coder).mkdir(parents=True)
         (root / coder / "d.txt").write_text("x" * 10)
         (root / coder / "d.ann").write_text("\n".join(lines) + "\n")
-    assert main(["spans", str(root), "--format", "brat", "--output-format", "json"]) == 0
+    assert main(["spans", str(root), "--from", "brat", "--to", "json"]) == 0
     out, _ = capsys.readouterr()
     reason = pd.read_json(__import__("io").StringIO(out))["reason"].iloc[-1]
     assert "--on-overlap merge" in reason

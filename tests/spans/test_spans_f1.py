@@ -192,7 +192,7 @@ def test_the_cli_counts_annotations(tmp_path, capsys):
     from pandas_agree.frontends.cli import main
 
     _issue_project(tmp_path)
-    code = main(["spans", str(tmp_path), "--format", "brat", "--output-format", "csv"])
+    code = main(["spans", str(tmp_path), "--from", "brat", "--to", "csv"])
     out, err = capsys.readouterr()
     assert code == 0, err
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)

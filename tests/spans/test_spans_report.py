@@ -98,7 +98,7 @@ def test_the_cli_takes_on_overlap(tmp_path, capsys):
         (root / coder / "d.ann").write_text("\n".join(lines) + "\n")
     got = {}
     for rule in ("raise", "merge"):
-        code = main(["spans", str(root), "--format", "brat", "--output-format", "json",
+        code = main(["spans", str(root), "--from", "brat", "--to", "json",
                      "--unit", "char", "--on-overlap", rule])  # fmt: skip
         out, err = capsys.readouterr()
         assert code == 0, err
