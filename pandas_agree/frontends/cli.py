@@ -785,6 +785,10 @@ columns:
   f1_exact, f1_overlap       pairwise F1 over all labels, averaged over coder pairs
   reason                     why a cell is empty
 
+  --by label gives one row per label, then the all-labels row "(all)": the label's
+  annotations, alpha on the units reduced to "marked this label or not", its unitizing
+  alpha (alpha_c) and its F1 averaged over the coder pairs in which one marked it.
+
 units:
   --unit token needs the document texts: brat (the .txt files of a directory export) and
   CoNLL-2012 (its tokens) give them; for the other formats use --unit char (the default
@@ -829,7 +833,12 @@ def _add_spans_parser(sub: Any) -> None:
         help="token (default where the texts are known) or char",
     )
     sp.add_argument(
-        "--by", dest="span_by", choices=["document"], help="one row per document, then pooled"
+        "--by",
+        dest="span_by",
+        nargs="+",
+        choices=["document", "label"],
+        default=[],
+        help="one row per document (then pooled), per label (then all labels), or both",
     )
     sp.add_argument(
         "--on-overlap",
@@ -953,7 +962,8 @@ def _run_spans(args: argparse.Namespace) -> str:
     table = span_report(
         spans,
         unit,
-        by_document=args.span_by == "document",
+        by_document="document" in args.span_by,
+        by_label="label" in args.span_by,
         coverage=coverage,
         on_overlap=args.on_overlap,
         **extra,

@@ -114,3 +114,82 @@ def test_the_cli_takes_on_overlap(tmp_path, capsys):
 def test_bad_on_overlap():
     with pytest.raises(InvalidParameterError, match="`on_overlap` must be 'raise' or 'merge'"):
         pa.span_report(OVERLAP, "char", on_overlap="join")
+
+
+# ---------------------------------------------------------------------------------------------
+# per label: span_report(by_label=True) and pandas-agree spans --by label
+
+
+def _nominal_alpha_brute(units: pd.DataFrame) -> float:
+    """Nominal alpha from its definition (Krippendorff 2011), by loops over units."""
+    by_unit: dict = {}
+    for u, v in zip(units["unit"], units["value"]):
+        by_unit.setdefault(u, []).append(v)
+    pairable = [vals for vals in by_unit.values() if len(vals) >= 2]
+    values = [v for vals in pairable for v in vals]
+    n = len(values)
+    d_o = sum(
+        (a != b) / (len(vals) - 1) for vals in pairable for i, a in enumerate(vals)
+        for j, b in enumerate(vals) if i != j
+    ) / n  # fmt: skip
+    d_e = sum(a != b for i, a in enumerate(values) for j, b in enumerate(values) if i != j)
+    return 1.0 - d_o / (d_e / (n * (n - 1)))
+
+
+def _random_labelled(seed: int) -> tuple[pd.DataFrame, dict[str, str]]:
+    rng = np.random.default_rng(seed)
+    texts = {d: " ".join(["w"] * 25) for d in ("d1", "d2")}
+    rows = []
+    for d in texts:
+        for c in ("A", "B", "C"):
+            for _ in range(int(rng.integers(2, 6))):
+                s = 2 * int(rng.integers(0, 24))
+                rows.append(
+                    (d, c, s, s + 1 + 2 * int(rng.integers(0, 2)), str(rng.choice(["P", "Q", "R"])))
+                )
+    return pd.DataFrame(rows, columns=COLS).drop_duplicates(), texts
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_by_label_rows_are_the_python_pieces(seed):
+    spans, texts = _random_labelled(seed)
+    cont = {d: len(t) for d, t in texts.items()}
+    table = pa.span_report(spans, texts=texts, by_label=True, on_overlap="merge")
+    plain = pa.span_report(spans, texts=texts, on_overlap="merge")
+    all_row = table.loc[("(pooled)", "(all)")]
+    pd.testing.assert_series_equal(
+        all_row.drop("reason"), plain.loc["(pooled)"].drop("reason"), check_names=False
+    )
+    f1 = {m: pa.span_f1(spans, m) for m in ("exact", "overlap")}
+    per_category = pa.unitizing_alpha(spans, cont, on_overlap="merge").per_category
+    coverage = sorted({(d, c) for d, c in zip(spans["document"], spans["coder"])})
+    for lab in sorted(spans["label"].unique()):
+        row = table.loc[("(pooled)", lab)]
+        assert row["n_spans"] == (spans["label"] == lab).sum()
+        for m, frame in f1.items():
+            expected = frame.loc[frame["label"] == lab, "f1"].mean()
+            assert row[f"f1_{m}"] == pytest.approx(expected, abs=1e-12)
+        assert row["alpha_u"] == pytest.approx(per_category.loc[lab, "alpha"], abs=1e-12)
+        # alpha of this label alone: its spans on the same units, every coder who saw the
+        # document counted (empty where they did not mark the label), by the definition
+        units = pa.spans_to_units(spans[spans["label"] == lab], texts=texts, coverage=coverage)
+        brute = _nominal_alpha_brute(units)
+        assert row["alpha_nominal"] == pytest.approx(brute, abs=1e-12)
+        assert row["alpha_masi"] == pytest.approx(brute, abs=1e-12)
+
+
+def test_cli_by_label_is_span_report_by_label(capsys):
+    path = pa.io.example_path("brat")
+    for by, kwargs in ((["label"], {}), (["document", "label"], {"by_document": True})):
+        code = main(["spans", str(path), "--from", "brat", "--by", *by, "--to", "json"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        got = pd.read_json(__import__("io").StringIO(out), orient="records")
+        spans = pa.io.read_brat(path)
+        texts = {"sony": (path / "alice" / "sony.txt").read_text()}
+        want = pa.span_report(
+            spans, texts=texts, coverage=spans.attrs["coverage"], by_label=True, **kwargs
+        ).reset_index()
+        assert got["label"].tolist() == want["label"].tolist()
+        for col in ["n_spans", "alpha_masi", "alpha_nominal", "alpha_u", "f1_exact", "f1_overlap"]:
+            np.testing.assert_allclose(got[col].to_numpy(float), want[col].to_numpy(float))
