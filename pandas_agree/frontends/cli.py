@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import re
 import sys
@@ -45,6 +46,8 @@ __all__ = ["build_parser", "demo", "format_table", "main", "markdown_table", "re
 PROG = "pandas-agree"
 DEMO_DISTANCES = ("nominal", "jaccard", "masi")
 INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl")
+#: Annotation-tool exports whose unit-level answers ``report`` reads (pandas_agree.io).
+TOOL_FORMATS = ("label-studio", "doccano", "prodigy")
 OUTPUT_FORMATS = ("table", "csv", "json", "markdown")
 _EXTENSIONS = {
     ".csv": "csv",
@@ -714,11 +717,27 @@ def build_parser() -> argparse.ArgumentParser:
     io_.add_argument(
         "--from",
         dest="input_format",
-        choices=INPUT_FORMATS,
+        choices=(*INPUT_FORMATS, *TOOL_FORMATS),
         metavar="FORMAT",
-        help=f"input format: {', '.join(INPUT_FORMATS)} (default: from FILE's extension)",
+        help=f"input format: {', '.join((*INPUT_FORMATS, *TOOL_FORMATS))} (default: from "
+        "FILE's extension; a .json file is a Label Studio export, a .jsonl file whose records "
+        "lack the --unit/--coder/--value columns a doccano or Prodigy export)",
     )
     _alias(io_, "--input-format", "--from", "input_format", INPUT_FORMATS)
+    tools = rep.add_argument_group(
+        "annotation-tool exports (--from label-studio, doccano, prodigy)"
+    )
+    tools.add_argument(
+        "--control",
+        metavar="NAME",
+        help="Label Studio: the Choices or Taxonomy control to read (its from_name); needed "
+        "when the export has several, and for JSON_MIN exports",
+    )
+    tools.add_argument(
+        "--multiple",
+        action="store_true",
+        help="Label Studio: the control allows several choices; each answer is a set",
+    )
     seps = io_.add_mutually_exclusive_group()
     seps.add_argument(
         "--set-sep",
@@ -754,18 +773,157 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_report(args: argparse.Namespace) -> str:
-    frame = read_table(
-        args.file,
-        value=args.value,
-        input_format=args.input_format,
-        set_sep=args.set_sep,
-        na_values=args.na_values,
-        numeric=args.numeric,
-    )
+    tool = _tool_format(args)
+    if tool is not None:
+        frame = _read_tool_export(args, tool)
+    else:
+        frame = read_table(
+            args.file,
+            value=args.value,
+            input_format=args.input_format,
+            set_sep=args.set_sep,
+            na_values=args.na_values,
+            numeric=args.numeric,
+        )
     _check_columns_distinct(args)
     _check_numbers(frame, args.value, args.distance)
     table = _report_table(frame, args)
     return format_table(_cli_table(table), args.format, args.digits)
+
+
+# ---------------------------------------------------------------------------------------------
+# report on the unit-level answers of annotation tools (Label Studio choices and taxonomy,
+# doccano and Prodigy document labels), read by pandas_agree.io
+
+
+def _first_record(path: Path) -> dict[str, Any] | None:
+    """The first JSON object of a JSON Lines file (or of the first .jsonl file of a
+    directory), or None."""
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    for f in files[:1]:
+        try:
+            with f.open(encoding="utf-8") as handle:
+                for line in handle:
+                    if line.strip():
+                        record = json.loads(line)
+                        return record if isinstance(record, dict) else None
+        except (OSError, ValueError):
+            return None
+    return None
+
+
+def _tool_format(args: argparse.Namespace) -> str | None:
+    """The annotation tool of ``report``'s FILE: ``--from``, else what the file says when it
+    says it unambiguously (None: a table)."""
+    given = args.input_format
+    if given in TOOL_FORMATS:
+        return given
+    if given is not None or args.file == "-":
+        return None
+    path = Path(args.file)
+    if not path.exists():
+        return None  # read_table names the missing file
+    if path.is_dir():
+        if next(path.glob("*.json"), None) is not None:
+            return "label-studio"
+        if next(path.glob("*.jsonl"), None) is None:
+            return None
+    elif path.suffix.lower() == ".json":
+        return "label-studio"
+    elif path.suffix.lower() not in (".jsonl", ".ndjson"):
+        return None
+    record = _first_record(path)
+    if record is None or {args.unit, args.coder, args.value} <= set(record):
+        return None  # a table in JSON Lines
+    if "accept" in record or "_input_hash" in record:
+        return "prodigy"
+    if "label" in record and "text" in record:
+        return "doccano"
+    return None
+
+
+def _label_studio_controls(path: Path) -> dict[str, str]:
+    """Control name -> result type ("choices", "taxonomy", "labels", ...) of a JSON export."""
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    found: dict[str, str] = {}
+    for f in files:
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return found  # the reader says what is wrong
+        for task in data if isinstance(data, list) else [data]:
+            annotations = task.get("annotations") if isinstance(task, dict) else None
+            for annotation in annotations if isinstance(annotations, list) else []:
+                results = annotation.get("result") if isinstance(annotation, dict) else None
+                for result in results if isinstance(results, list) else []:
+                    if isinstance(result, dict) and isinstance(result.get("from_name"), str):
+                        found.setdefault(result["from_name"], str(result.get("type")))
+    return found
+
+
+def _read_tool_export(args: argparse.Namespace, tool: str) -> pd.DataFrame:
+    """The (unit, coder, value) frame of a tool export, as its pandas_agree.io reader
+    gives it."""
+    from .. import io as readers
+
+    path = Path(args.file)
+    if not path.exists():
+        raise CLIError(f"no such file or directory: {args.file!r}")
+    table_options = [
+        flag
+        for flag, used in (
+            ("--set-sep", isinstance(args.set_sep, str)),
+            ("--no-set-sep", args.set_sep is False),
+            ("--na-values", bool(args.na_values)),
+            ("--numeric", args.numeric),
+        )
+        if used
+    ]
+    if table_options:
+        raise CLIError(
+            f"{', '.join(table_options)} read the cells of a table; a {tool} export has its "
+            "own types (leave them out)"
+        )
+    names = {"--unit": (args.unit, "unit"), "--coder": (args.coder, "coder"),
+             "--value": (args.value, "value")}  # fmt: skip
+    for flag, (given, column) in names.items():
+        if given != column:
+            raise CLIError(
+                f"a {tool} export gives the columns unit, coder and value; {flag} {given!r} "
+                "does not apply (leave it out)"
+            )
+    if tool == "label-studio":
+        controls = _label_studio_controls(path)
+        answers = {n: t for n, t in controls.items() if t in ("choices", "taxonomy")}
+        name = args.control
+        if name is None:
+            if len(answers) == 1:
+                name = next(iter(answers))
+            elif answers:
+                raise CLIError(
+                    f"{args.file!r} has several Choices/Taxonomy controls {sorted(answers)}; "
+                    "pass --control NAME"
+                )
+            elif controls:
+                raise CLIError(
+                    f"{args.file!r} holds no Choices or Taxonomy answers (its controls: "
+                    f"{sorted(controls)}); for span annotations use pandas-agree spans"
+                )
+        kind = answers.get(name, "choices") if name is not None else "choices"
+        return readers.read_label_studio(path, kind=kind, from_name=name, multiple=args.multiple)
+    if args.control is not None or args.multiple:
+        raise CLIError(f"--control and --multiple are Label Studio's; a {tool} export has none")
+    record = _first_record(path) or {}
+    labels = record.get("accept" if tool == "prodigy" else "label")
+    spans = (tool == "prodigy" and "spans" in record and labels is None) or (
+        isinstance(labels, list) and any(isinstance(x, list) for x in labels)
+    )
+    if spans:
+        raise CLIError(
+            f"{args.file!r} is a {tool} export of spans, not of document labels; use "
+            f"pandas-agree spans {args.file} --from {tool}"
+        )
+    return readers.read_jsonl(path, kind="labels", format=tool)
 
 
 # ---------------------------------------------------------------------------------------------
