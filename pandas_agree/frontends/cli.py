@@ -999,6 +999,12 @@ def _add_spans_parser(sub: Any) -> None:
         help="one row per document (then pooled), per label (then all labels), or both",
     )
     sp.add_argument(
+        "--fragments",
+        action="store_true",
+        help="count each fragment of a discontinuous annotation (brat's T1 PER 0 5;10 15) "
+        "as a span of its own in n_spans and F1 (default: one annotation)",
+    )
+    sp.add_argument(
         "--on-overlap",
         choices=["raise", "merge"],
         default="raise",
@@ -1124,6 +1130,7 @@ def _run_spans(args: argparse.Namespace) -> str:
         by_label="label" in args.span_by,
         coverage=coverage,
         on_overlap=args.on_overlap,
+        fragments=args.fragments,
         **extra,
     )
     table.insert(0, "unit", unit)

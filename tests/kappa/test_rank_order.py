@@ -205,5 +205,3 @@ def test_dask_and_xarray_routes_use_the_same_rule():
     ranked = numbers().assign(value=lambda d: pd.Categorical(d["value"]))
     got = dd.from_pandas(ranked, npartitions=2).agree.alpha("ordinal").alpha
     assert got == pytest.approx(pa.alpha(numbers(), "ordinal").alpha, rel=1e-12)
-
-

@@ -198,6 +198,12 @@ def test_the_cli_counts_annotations(tmp_path, capsys):
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
     assert got.loc["(pooled)", "f1_exact"] == 0.0
     assert got.loc["(pooled)", "n_spans"] == 2
+    code = main(["spans", str(tmp_path), "--from", "brat", "--to", "csv", "--fragments"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
+    assert got.loc["(pooled)", "n_spans"] == 3
+    assert got.loc["(pooled)", "f1_exact"] == pytest.approx(2 / 3)
 
 
 def test_fragments_of_one_annotation_share_its_label():
