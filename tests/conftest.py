@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pandas as pd
 import pytest
+
+# The shared oracles (tests/definitions.py) are imported as ``definitions`` from every folder.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture

@@ -10,12 +10,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Hashable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["alpha_by_definition", "jaccard", "masi", "random_set_frame"]
+__all__ = ["FIXTURES", "alpha_by_definition", "jaccard", "masi", "random_set_frame"]
+
+#: Files written for the tests (tool exports): ``tests/fixtures/io/...``.
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def masi(a: frozenset, b: frozenset) -> float:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 # Route thresholds: see pandas_agree._core.tuning (one place, with how each was chosen).
-# Imported under module-level names so the route tests (tests/test_paths.py) can force a
+# Imported under module-level names so the route tests (tests/core/test_core_routes.py) can force a
 # route by monkeypatching them here.
 from .tuning import CODER_SCAN_CHUNK
 from .tuning import DENSE_CELLS_PER_RATING as _DENSE_CELLS_PER_RATING

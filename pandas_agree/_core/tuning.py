@@ -1,7 +1,7 @@
 """Tuning constants of the numpy core, in one place, each with how it was chosen.
 
 None of these changes a result, only the route or the block size a computation takes; the
-route tests (tests/test_paths.py) force each route by monkeypatching these names.
+route tests (tests/core/test_core_routes.py) force each route by monkeypatching these names.
 """
 
 from __future__ import annotations

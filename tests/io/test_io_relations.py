@@ -16,7 +16,7 @@ Formats:
   ``[governor_dependent]`` disambiguation ids when an endpoint is ambiguous (0: the one
   annotation without an id).
 
-The fixtures under tests/data/io/relations are hand-made; the expected rows are worked out
+The fixtures under tests/fixtures/io/relations are hand-made; the expected rows are worked out
 by hand in the comments. Random differential tests write exports from the definitions and
 compare with a join written here.
 """
@@ -24,16 +24,16 @@ compare with a join written here.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from definitions import FIXTURES
 
 from pandas_agree import io
 from pandas_agree.spans.relations import relation_f1 as io_relation_f1
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "io" / "relations"
+DATA = FIXTURES / "io" / "relations"
 COLUMNS = [
     "document",
     "coder",
@@ -145,7 +145,7 @@ def test_webanno_fixture_every_row():
 
 
 def test_inception_dependency_layer_on_pos():
-    # tests/data/io/webanno/fixdoc/alice.tsv: Dependency|DependencyType|flavor|BT_...POS,
+    # tests/fixtures/io/webanno/fixdoc/alice.tsv: Dependency|DependencyType|flavor|BT_...POS,
     # "nsubj  *  1-2" on token 1-4: met (VERB, 4-7) governs Anna (PROPN, 10-14).
     _, rels = io.read_webanno_tsv(
         DATA.parent / "webanno" / "fixdoc" / "alice.tsv",

@@ -11,14 +11,14 @@ disambiguation ids of annotations of the relation layer's base type.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from definitions import FIXTURES
 
 from pandas_agree import io
 from pandas_agree.errors import InvalidParameterError, ReaderError
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "io"
+DATA = FIXTURES / "io"
 TEXT = "Acme bought Beta in Paris."
 SPANS = "T1\tORG 0 4\tAcme\nT2\tBuy 5 11\tbought\nT3\tORG 12 16\tBeta\n"
 

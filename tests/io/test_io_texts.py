@@ -19,13 +19,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from definitions import FIXTURES
 
 import pandas_agree as pa
 from pandas_agree import io
 from pandas_agree.errors import ReaderError
 from pandas_agree.frontends.cli import main
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "io"
+DATA = FIXTURES / "io"
 
 
 def bare(frame: pd.DataFrame) -> pd.DataFrame:

@@ -1,7 +1,8 @@
 """report(coefficients=[...]), the coefficient registry, and the accessor methods.
 
-The published values are those of the functions themselves (tested in test_multirater.py and
-test_coefficients.py: R irr's kappam.fleiss 0.430, exact 0.442, kappam.light 0.459 on
+The published values are those of the functions themselves (tested in
+kappa/test_kappa_multi_coder.py and
+kappa/test_kappa_coefficients.py: R irr's kappam.fleiss 0.430, exact 0.442, kappam.light 0.459 on
 ``diagnoses``); here every report cell must equal the direct call on that group's rows.
 """
 

@@ -450,7 +450,7 @@ def test_cli_duplicate_message_and_docs_agree(capsys, tmp_path):
     assert "pass --on-duplicate first, last or union" in err
     from pathlib import Path
 
-    page = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     assert "--by <column>" in page and "--on-duplicate first, last or union" in page
 
 

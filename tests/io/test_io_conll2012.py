@@ -6,7 +6,7 @@ OntoNotes ``*_conll`` files: ``#begin document (<name>); part <nnn>`` ... ``#end
 document``, sentences separated by blank lines, whitespace-separated columns (document id,
 part, word number, word, POS, parse bit, predicate lemma, frameset, sense, speaker, named
 entities, predicate arguments, coreference), coreference entries ``(n``, ``n)``, ``(n)``
-joined by ``|``, ``-`` for none. tests/data/io/conll2012 was written for these tests.
+joined by ``|``, ``-`` for none. tests/fixtures/io/conll2012 was written for these tests.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from definitions import masi
+from definitions import FIXTURES, masi
 
 import pandas_agree as pa
 from pandas_agree import coref, io
 from pandas_agree.datasets.passonneau import coref_sample2
 from pandas_agree.errors import DuplicateRatingError, InvalidParameterError, ReaderError
 
-DATA = Path(__file__).parent / "data" / "io" / "conll2012"
+DATA = FIXTURES / "io" / "conll2012"
 
 
 def rows(frame: pd.DataFrame, columns: list[str]) -> list[tuple]:

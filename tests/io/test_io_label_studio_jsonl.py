@@ -1,6 +1,6 @@
 """pandas_agree.io: Label Studio (JSON, JSON_MIN) and doccano / Prodigy JSONL readers.
 
-Fixtures under tests/data/io were written for these tests following each tool's documented
+Fixtures under tests/fixtures/io were written for these tests following each tool's documented
 format:
 
 * Label Studio JSON: https://labelstud.io/guide/export.html and the task format page
@@ -23,16 +23,16 @@ definition and compare the frame with the spans written.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from definitions import FIXTURES
 
 from pandas_agree import io
 from pandas_agree.errors import InvalidParameterError, ReaderError
 
-DATA = Path(__file__).parent / "data" / "io"
+DATA = FIXTURES / "io"
 EMOJI = "\U0001f600"
 T1 = "Zoë met 😀 Anna in Köln."
 

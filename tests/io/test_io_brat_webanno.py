@@ -1,6 +1,6 @@
 """pandas_agree.io: shared behaviour, brat standoff and WebAnno / INCEpTION TSV 3.x.
 
-The fixtures under tests/data/io were written for these tests following each tool's
+The fixtures under tests/fixtures/io were written for these tests following each tool's
 documented format:
 
 * brat standoff: https://brat.nlplab.org/standoff.html ("T<n><TAB><type> <start> <end>
@@ -28,11 +28,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from definitions import FIXTURES
 
 from pandas_agree import io
 from pandas_agree.errors import InvalidParameterError, ReaderError
 
-DATA = Path(__file__).parent / "data" / "io"
+DATA = FIXTURES / "io"
 EMOJI = "\U0001f600"
 
 
@@ -147,7 +148,7 @@ def test_utf16_conversion_against_the_definition():
 
 
 def test_brat_fixture_every_row():
-    # tests/data/io/brat: ann1 and ann2 annotated doc1 ("Zoë met 😀 Anna in Köln.\r\nShe
+    # tests/fixtures/io/brat: ann1 and ann2 annotated doc1 ("Zoë met 😀 Anna in Köln.\r\nShe
     # left Köln.\n"); ann2 also doc2, with an empty .ann. Offsets are characters: "Anna" is
     # 10-14 (its UTF-8 byte offsets would be 13-17), the CRLF counts two characters.
     frame = io.read_brat(DATA / "brat")
@@ -332,7 +333,7 @@ def test_brat_random_differential(seed, tmp_path):
 
 
 def test_webanno_fixture_every_row():
-    # tests/data/io/webanno/fixdoc/{alice,bob,carol}.tsv: document "Zoë met 😀 Anna. New\n
+    # tests/fixtures/io/webanno/fixdoc/{alice,bob,carol}.tsv: document "Zoë met 😀 Anna. New\n
     # York is big." The emoji takes two UTF-16 units, so "Anna" is 11-15 in the file and
     # 10-14 in Python; "New York" is one sentence written as two #Text lines, annotated with
     # [3] across the line break; "Anna" has stacked PER[1]|ORG[2] and a sub-token "An"; "big"
