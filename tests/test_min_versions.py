@@ -1,4 +1,4 @@
-"""Issue 14, item 12: the declared minimum versions are true.
+"""The declared minimum versions are true.
 
 ``.ci/run`` installs exactly the declared minimums (numpy, pandas, scipy; xarray from its
 extra) in ``.venv-min`` and runs the fast tests there. These tests keep the declarations in

@@ -1,4 +1,4 @@
-"""The public surface (issue 16): one meaning per name, accessors that show what they accept,
+"""The public surface: one meaning per name, accessors that show what they accept,
 a cheap ``import pandas_agree``, defaults that agree, and text columns last in reports."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Messy long frames (issue 14, Proof): a typed error, or alpha equal to the definition.
+"""Messy long frames: a typed error, or alpha equal to the definition.
 
 hypothesis draws long frames with missing ratings, mixed scalars and sets, empty sets, huge
 and tiny numbers, int64 values near 10**17, unicode and whitespace labels (composed and
@@ -374,7 +374,7 @@ def test_definition_reproduces_passonneau_masi():
 
 @pytest.mark.parametrize("distance", ["jaccard", "masi"])
 def test_all_missing_under_a_set_distance_in_a_report(distance):
-    # Found by the messy-frame test: a bare ValueError from _core/setpairs.py (reshape of
+    # A messy frame once gave a bare ValueError from _core/setpairs.py (reshape of
     # an empty array) before the set code had a guard for an empty domain.
     df = pd.DataFrame(
         {"unit": [0, 0], "coder": ["a", "b"], "value": pd.Series([None, None], dtype=object)}

@@ -1,4 +1,4 @@
-"""Issue 14, items 4, 5, 7 and 8: custom distances, ordinal order, numeric range, owned fits.
+"""Custom distances, ordinal order, numeric range, owned fits.
 
 Published values used throughout: Krippendorff (2011), "Computing Krippendorff's
 Alpha-Reliability", section C (also Krippendorff 2019, Content Analysis 4th ed., p. 290):
@@ -423,9 +423,8 @@ def test_numeric_range_on_every_route(route, values):
 )
 @pytest.mark.filterwarnings("ignore::pandas_agree.errors.DegenerateDataWarning")  # group g2
 def test_values_in_use_set_the_precision(pairable, other):
-    # Found by tests/data/test_data_messy_frames.py. Unit 1 has one value, so it is not pairable:
-    # alpha
-    # depends on unit 0 only, where the two coders disagree and D_o = D_e: alpha = 0
+    # Unit 1 has one value, so it is not pairable: alpha depends on unit 0 only, where the two
+    # coders disagree and D_o = D_e: alpha = 0
     # (Krippendorff 2011: a single pairable unit with two different values). In a report
     # the same unit 0 sits in its own group next to the other value.
     df = pd.DataFrame(

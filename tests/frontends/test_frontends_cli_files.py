@@ -1,4 +1,4 @@
-"""Issue 14, items 3, 9, 10, 11: how the command line reads files, report labels, duplicate
+"""How the command line reads files, report labels, duplicate
 messages, and columns or coordinates that cannot label units.
 
 Published values: Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability",

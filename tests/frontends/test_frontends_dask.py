@@ -200,7 +200,7 @@ def test_ordered_categorical_values():
     )
     _assert_same(_dask(df).agree.alpha("ordinal"), pa.alpha(df, "ordinal"))
     # Unknown categories (dask's astype) are made known and sorted, as pandas' astype does;
-    # sorted labels are only alphabetical, so ordinal refuses them on both (issue 14, item 5)
+    # sorted labels are only alphabetical, so ordinal refuses them on both
     # and nominal agrees.
     plain = df.assign(value=df["value"].astype(object))
     ddf = _dask(plain)

@@ -279,7 +279,7 @@ def test_identity_weights_equal_unweighted():
 
 
 # ---------------------------------------------------------------------------------------------
-# Hardening (issue 14, items 5 and 6): regressions that failed before
+# Regressions: weights on unordered labels and out-of-range weights
 
 
 TEXT_PAIR = pd.DataFrame(
