@@ -78,7 +78,9 @@ _NAMES: dict[str, tuple[str, ...]] = {
     "reporting": ("report",),
     "results": ("AlphaResult",),
     "spans": (
+        "GammaResult",
         "UnitizingAlphaResult",
+        "gamma",
         "span_f1",
         "span_kappa",
         "span_report",
@@ -160,7 +162,9 @@ if TYPE_CHECKING:  # what IDEs and type checkers see
     from .reporting import report
     from .results import AlphaResult
     from .spans import (
+        GammaResult,
         UnitizingAlphaResult,
+        gamma,
         span_f1,
         span_kappa,
         span_report,
@@ -187,6 +191,7 @@ __all__ = [
     "ConfidenceInterval",
     "DiceResult",
     "Distance",
+    "GammaResult",
     "MVAlphaResult",
     "MultiKappaResult",
     "UnitizingAlphaResult",
@@ -210,6 +215,7 @@ __all__ = [
     "distances",
     "errors",
     "fleiss_kappa",
+    "gamma",
     "gwet_ac1",
     "hubert_kappa",
     "io",

@@ -393,8 +393,8 @@ def _many_coders(
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Unitary alignments (rows of unit indices in coder order) of the best alignment of the
     groups in ``sel``, and their disorders; units left out are singletons."""
-    from scipy.optimize import LinearConstraint, milp
-    from scipy.sparse import csc_matrix
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
 
     delta = dissim.delta_empty
     a, b, _ = candidate_pairs(units, dissim)
@@ -424,57 +424,101 @@ def _many_coders(
             kept_disorder.append((dm.sum(axis=1) + (p - k * (k - 1) / 2.0) * delta) / p)
     if not kept_sets:
         return [], []
-    # Units in no candidate of two or more units stay singletons, outside the program.
+    # Candidates of all sizes, flat: the units of candidate c are flat[ptr[c]:ptr[c + 1]].
+    sizes = np.concatenate([np.full(t.shape[0], t.shape[1]) for t in kept_sets])
+    ptr = np.concatenate([[0], np.cumsum(sizes)])
+    flat = np.concatenate([t.ravel() for t in kept_sets])
+    cost = np.concatenate(kept_disorder)
+    # Units linked by a candidate form independent problems; units in no candidate of two
+    # or more stay singletons, outside every program.
     n = units.size
-    link_a = np.concatenate([s.ravel() for s in kept_sets])
-    in_mip = np.zeros(n, dtype=bool)
-    in_mip[link_a] = True
-    mip_units = np.flatnonzero(in_mip)
-    row_of = np.full(n, -1, dtype=np.intp)
-    row_of[mip_units] = np.arange(mip_units.size)
-    # Variables: one singleton per unit in the program, then every candidate of 2+ units.
-    col_rows = [mip_units]
-    col_ids = [np.arange(mip_units.size)]
-    costs = [np.full(mip_units.size, delta)]
-    start = mip_units.size
-    for sets, dis in zip(kept_sets, kept_disorder, strict=True):
-        ids = np.arange(start, start + sets.shape[0])
-        col_rows.append(sets.ravel())
-        col_ids.append(np.repeat(ids, sets.shape[1]))
-        costs.append(dis)
-        start += sets.shape[0]
-    cost = np.concatenate(costs)
+    owner = np.repeat(np.arange(cost.size), sizes)
+    graph = coo_matrix((np.ones(flat.size), (flat, flat[ptr[owner]])), shape=(n, n))
+    _, label = connected_components(graph, directed=False)
+    comp = label[flat[ptr[:-1]]]
+    chosen = []
+    for members in _chunks(comp, label, flat, ptr):
+        chosen.append(_partition(members, flat, ptr, sizes, cost, n, delta))
+    pick = np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.intp)
+    out_sets: list[np.ndarray] = []
+    out_dis: list[np.ndarray] = []
+    for k in np.unique(sizes[pick]):
+        here = pick[sizes[pick] == k]
+        out_sets.append(flat[ptr[here][:, None] + np.arange(k)])
+        out_dis.append(cost[here])
+    return out_sets, out_dis
+
+
+# Candidates per integer program: HiGHS takes far longer on one program of many independent
+# blocks than on the blocks one by one, and each call has a fixed cost, so independent
+# problems are solved together up to about this many candidates.
+_CHUNK = 4000
+
+
+def _chunks(
+    comp: np.ndarray, label: np.ndarray, flat: np.ndarray, ptr: np.ndarray
+) -> list[np.ndarray]:
+    """Candidate indices grouped by component, components packed into chunks."""
+    order = np.argsort(comp, kind="stable")
+    per_comp = np.bincount(comp, minlength=label.max() + 1)
+    ends = np.cumsum(per_comp)
+    # a new chunk starts at the first component whose end passes the next multiple of _CHUNK
+    chunk_of_comp = np.zeros(per_comp.size, dtype=np.int64)
+    chunk_of_comp[1:] = np.cumsum(
+        (ends[:-1] // _CHUNK) != (np.concatenate([[0], ends[:-2]]) // _CHUNK)
+    )
+    chunk = chunk_of_comp[comp[order]]
+    cuts = np.flatnonzero(np.diff(chunk)) + 1
+    return np.split(order, cuts)
+
+
+def _partition(
+    cands: np.ndarray,
+    flat: np.ndarray,
+    ptr: np.ndarray,
+    sizes: np.ndarray,
+    cost: np.ndarray,
+    n_units: int,
+    delta: float,
+) -> np.ndarray:
+    """The candidates (indices into ``cost``) of the best partition of their units, by
+    set partitioning: every unit covered once, by a candidate or by itself alone."""
+    from scipy.optimize import LinearConstraint, milp
+    from scipy.sparse import csc_matrix
+
+    k = sizes[cands]
+    cols = np.repeat(np.arange(cands.size), k)
+    starts = np.repeat(ptr[cands], k)
+    unit = flat[starts + np.arange(cols.size) - np.repeat(np.cumsum(k) - k, k)]
+    rows_units = np.unique(unit)
+    row_of = np.full(n_units, -1, dtype=np.intp)
+    row_of[rows_units] = np.arange(rows_units.size)
+    m = rows_units.size
+    # variables: the candidates, then one singleton per unit
     matrix = csc_matrix(
         (
-            np.ones(sum(r.size for r in col_rows)),
-            (row_of[np.concatenate(col_rows)], np.concatenate(col_ids)),
+            np.ones(unit.size + m),
+            (
+                np.concatenate([row_of[unit], np.arange(m)]),
+                np.concatenate([cols, cands.size + np.arange(m)]),
+            ),
         ),
-        shape=(mip_units.size, cost.size),
+        shape=(m, cands.size + m),
     )
+    c = np.concatenate([cost[cands], np.full(m, delta)])
     # HiGHS stops at an absolute gap of 1e-6 of the objective: costs are scaled so that
     # this gap is 1e-12 of a unitary disorder's scale.
-    scale = 1e6 / delta
     res = milp(
-        cost * scale,
+        c * (1e6 / delta),
         constraints=LinearConstraint(matrix, lb=1.0, ub=1.0),
-        integrality=np.ones(cost.size),
+        integrality=np.ones(c.size),
         bounds=(0.0, 1.0),
-        options={"mip_rel_gap": 0.0, "presolve": True},
+        options={"mip_rel_gap": 0.0, "presolve": False},  # presolve costs more than it saves
     )
     if res.x is None or not res.success:
         raise RuntimeError(f"the set-partitioning program failed: {res.message}")
-    chosen = np.flatnonzero(res.x > 0.5)
-    chosen = chosen[chosen >= mip_units.size]  # singletons are added back by the caller
-    out_sets: list[np.ndarray] = []
-    out_dis: list[np.ndarray] = []
-    offset = mip_units.size
-    for sets, dis in zip(kept_sets, kept_disorder, strict=True):
-        here = chosen[(chosen >= offset) & (chosen < offset + sets.shape[0])] - offset
-        if here.size:
-            out_sets.append(sets[here])
-            out_dis.append(dis[here])
-        offset += sets.shape[0]
-    return out_sets, out_dis
+    chosen = np.flatnonzero(res.x[: cands.size] > 0.5)
+    return cands[chosen]
 
 
 def best_alignment(units: Units, dissim: Dissimilarity) -> Alignment:

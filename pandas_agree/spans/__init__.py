@@ -15,18 +15,19 @@ return. Every function takes the column names as keywords (``document=``, ``code
   (Krippendorff 1995; 2004, section 12.4), overall and per category.
 * :func:`span_report`: all of these side by side, per document and pooled (the table of
   ``pandas-agree spans``).
+* :func:`gamma`: Mathet et al.'s (2015) :math:`\gamma` on the exact best alignment of the
+  units, with :math:`\gamma_{cat}` and :math:`\gamma_k` (Mathet 2017), per document and
+  pooled.
 
 Who saw which document matters: a coder with no span in a document either saw it and
 marked nothing, or never saw it. ``coverage=[(document, coder), ...]`` (the readers record
 it as ``frame.attrs["coverage"]``) or ``coders=`` says which; see :func:`spans_to_units`.
-
-When the alignment of units matters more than their positions, Mathet et al.'s (2015)
-:math:`\gamma` is the alternative; it is not implemented here.
 """
 
 from __future__ import annotations
 
 from .f1 import ALL_LABELS, span_f1
+from .gamma import GammaResult, gamma
 from .kappa import span_kappa
 from .report import span_report
 from .unitizing import UnitizingAlphaResult, unitizing_alpha
@@ -34,7 +35,9 @@ from .units import spans_to_units, whitespace_tokens
 
 __all__ = [
     "ALL_LABELS",
+    "GammaResult",
     "UnitizingAlphaResult",
+    "gamma",
     "span_f1",
     "span_kappa",
     "span_report",

@@ -63,6 +63,8 @@ class GammaResult(ScalarResult):
         :math:`\sqrt{N}`; NaN with one random continuum).
     gamma_cat : float
         :math:`\gamma_{cat}` (Mathet 2017): agreement on the categories of aligned units.
+    observed_cat, expected_cat : float
+        The observed and expected categorical disorders of :math:`\gamma_{cat}`.
     n_samples : int
         Random continua drawn (more than asked when ``precision`` required it).
     n_coders : int
@@ -96,6 +98,8 @@ class GammaResult(ScalarResult):
     expected: float
     expected_se: float
     gamma_cat: float
+    observed_cat: float
+    expected_cat: float
     n_samples: int
     n_coders: int
     n_units: int
@@ -114,6 +118,8 @@ class GammaResult(ScalarResult):
         "expected",
         "expected_se",
         "gamma_cat",
+        "observed_cat",
+        "expected_cat",
         "n_samples",
         "n_coders",
         "n_units",
@@ -590,7 +596,9 @@ def gamma(
     num, den, num_k, den_k = _al.categorical_sums(best, ref, dissim, n_cat)
 
     # -- random continua
-    stats = _al.statistical_stats(ref, begin, n_cat) if sampler == "statistical" else None
+    stats = (
+        _al.statistical_stats(ref, begin, n_cat) if sampler == "statistical" and g_count else None
+    )
     lengths = np.bincount(ref.group, weights=ref.end - ref.start, minlength=g_count)
     min_distance = lengths / np.maximum(ref.units_per_group(), 1) / 2.0
 
@@ -718,6 +726,8 @@ def gamma(
         expected=expected,
         expected_se=expected_se,
         gamma_cat=gamma_cat,
+        observed_cat=cat_obs,
+        expected_cat=cat_exp,
         n_samples=int(n_s),
         n_coders=len(coder_index),
         n_units=int(rows.size),
