@@ -438,7 +438,7 @@ def _many_coders(
     comp = label[flat[ptr[:-1]]]
     chosen = []
     for members in _chunks(comp, label, flat, ptr):
-        chosen.append(_partition(members, flat, ptr, sizes, cost, n, delta))
+        chosen.append(_partition(members, flat, ptr, sizes, cost, comp, n, delta))
     pick = np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.intp)
     out_sets: list[np.ndarray] = []
     out_dis: list[np.ndarray] = []
@@ -478,47 +478,64 @@ def _partition(
     ptr: np.ndarray,
     sizes: np.ndarray,
     cost: np.ndarray,
+    comp: np.ndarray,
     n_units: int,
     delta: float,
 ) -> np.ndarray:
     """The candidates (indices into ``cost``) of the best partition of their units, by
-    set partitioning: every unit covered once, by a candidate or by itself alone."""
+    set partitioning: every unit covered once, by a candidate or by itself alone.
+
+    The linear relaxation is solved first: its components (``comp``, independent blocks)
+    whose solution is a partition already are optimal, since no integer solution can beat
+    the relaxation. The integer program is solved on the other components only.
+    """
     from scipy.optimize import LinearConstraint, milp
     from scipy.sparse import csc_matrix
 
-    k = sizes[cands]
-    cols = np.repeat(np.arange(cands.size), k)
-    starts = np.repeat(ptr[cands], k)
-    unit = flat[starts + np.arange(cols.size) - np.repeat(np.cumsum(k) - k, k)]
-    rows_units = np.unique(unit)
-    row_of = np.full(n_units, -1, dtype=np.intp)
-    row_of[rows_units] = np.arange(rows_units.size)
-    m = rows_units.size
-    # variables: the candidates, then one singleton per unit
-    matrix = csc_matrix(
-        (
-            np.ones(unit.size + m),
+    def solve(cands: np.ndarray, integral: bool) -> np.ndarray:
+        k = sizes[cands]
+        cols = np.repeat(np.arange(cands.size), k)
+        starts = np.repeat(ptr[cands], k)
+        unit = flat[starts + np.arange(cols.size) - np.repeat(np.cumsum(k) - k, k)]
+        rows_units = np.unique(unit)
+        row_of = np.full(n_units, -1, dtype=np.intp)
+        row_of[rows_units] = np.arange(rows_units.size)
+        m = rows_units.size
+        # variables: the candidates, then one singleton per unit
+        matrix = csc_matrix(
             (
-                np.concatenate([row_of[unit], np.arange(m)]),
-                np.concatenate([cols, cands.size + np.arange(m)]),
+                np.ones(unit.size + m),
+                (
+                    np.concatenate([row_of[unit], np.arange(m)]),
+                    np.concatenate([cols, cands.size + np.arange(m)]),
+                ),
             ),
-        ),
-        shape=(m, cands.size + m),
-    )
-    c = np.concatenate([cost[cands], np.full(m, delta)])
-    # HiGHS stops at an absolute gap of 1e-6 of the objective: costs are scaled so that
-    # this gap is 1e-12 of a unitary disorder's scale.
-    res = milp(
-        c * (1e6 / delta),
-        constraints=LinearConstraint(matrix, lb=1.0, ub=1.0),
-        integrality=np.ones(c.size),
-        bounds=(0.0, 1.0),
-        options={"mip_rel_gap": 0.0, "presolve": False},  # presolve costs more than it saves
-    )
-    if res.x is None or not res.success:
-        raise RuntimeError(f"the set-partitioning program failed: {res.message}")
-    chosen = np.flatnonzero(res.x[: cands.size] > 0.5)
-    return cands[chosen]
+            shape=(m, cands.size + m),
+        )
+        c = np.concatenate([cost[cands], np.full(m, delta)])
+        # HiGHS stops at an absolute gap of 1e-6 of the objective: costs are scaled so
+        # that this gap is 1e-12 of a unitary disorder's scale.
+        res = milp(
+            c * (1e6 / delta),
+            constraints=LinearConstraint(matrix, lb=1.0, ub=1.0),
+            integrality=np.full(c.size, 1 if integral else 0),
+            bounds=(0.0, 1.0),
+            options={"mip_rel_gap": 0.0, "presolve": False},  # presolve costs more than saves
+        )
+        if res.x is None or not res.success:
+            raise RuntimeError(f"the set-partitioning program failed: {res.message}")
+        return res.x[: cands.size]
+
+    x = solve(cands, integral=False)
+    frac = (x > 1e-6) & (x < 1.0 - 1e-6)
+    hard = np.zeros(comp.max() + 1 if comp.size else 0, dtype=bool)
+    hard[comp[cands[frac]]] = True
+    chosen = cands[(x > 0.5) & ~hard[comp[cands]]]
+    rest = cands[hard[comp[cands]]]
+    if rest.size:
+        xi = solve(rest, integral=True)
+        chosen = np.concatenate([chosen, rest[xi > 0.5]])
+    return chosen
 
 
 def best_alignment(units: Units, dissim: Dissimilarity) -> Alignment:
@@ -563,12 +580,59 @@ def best_alignment(units: Units, dissim: Dissimilarity) -> Alignment:
         return Alignment(
             np.zeros((0, width), dtype=np.intp), np.zeros(0, dtype=np.intp), np.zeros(0)
         )
-    members = np.concatenate(rows)
+    members, disorder = _merge_ties(np.concatenate(rows), np.concatenate(disorders), units, dissim)
     first = np.where(members >= 0, members, np.iinfo(np.intp).max).min(axis=1)
     order = np.lexsort((units.start[first], units.group[first]))
     members = members[order]
     first = first[order]
-    return Alignment(members, units.group[first], np.concatenate(disorders)[order])
+    return Alignment(members, units.group[first], disorder[order])
+
+
+def _merge_ties(
+    members: np.ndarray, disorder: np.ndarray, units: Units, dissim: Dissimilarity
+) -> tuple[np.ndarray, np.ndarray]:
+    """Join two unitary alignments of a best alignment when joining them costs exactly as
+    much as keeping them apart (a tie between best alignments), until none can be.
+
+    The disorder stays the same (to rounding); the alignment becomes the one that aligns
+    units whenever that costs nothing, whichever vertex the solver stopped at.
+    """
+    a, b, _ = candidate_pairs(units, dissim)
+    if a.size == 0:
+        return members, disorder
+    members = members.copy()
+    disorder = disorder.copy()
+    alive = np.ones(members.shape[0], dtype=bool)
+    tol = 1e-12 * dissim.delta_empty
+    while True:
+        r, c = np.nonzero(members >= 0)
+        row_of = np.empty(units.size, dtype=np.intp)
+        row_of[members[r, c]] = r
+        ra, rb = row_of[a], row_of[b]
+        keep = (ra != rb) & alive[ra] & alive[rb]
+        pairs = np.unique(np.stack([np.minimum(ra, rb), np.maximum(ra, rb)], axis=1)[keep], axis=0)
+        if pairs.size == 0:
+            break
+        ra, rb = pairs[:, 0], pairs[:, 1]
+        apart = ~((members[ra] >= 0) & (members[rb] >= 0)).any(axis=1)
+        ra, rb = ra[apart], rb[apart]
+        merged = np.where(members[ra] >= 0, members[ra], members[rb])
+        group = units.group[np.where(members[ra] >= 0, members[ra], -1).max(axis=1)]
+        joined = unitary_disorder(merged, units, dissim, group)
+        tie = np.flatnonzero(joined <= disorder[ra] + disorder[rb] + tol)
+        if tie.size == 0:
+            break
+        taken = np.zeros(members.shape[0], dtype=bool)
+        for t in tie:  # ties are rare: one pass over them, each row joined once per pass
+            x, y = ra[t], rb[t]
+            if taken[x] or taken[y]:
+                continue
+            taken[x] = taken[y] = True
+            members[x] = merged[t]
+            disorder[x] = joined[t]
+            members[y] = -1
+            alive[y] = False
+    return members[alive], disorder[alive]
 
 
 # ---------------------------------------------------------------------------------------------
