@@ -482,60 +482,105 @@ def _partition(
     n_units: int,
     delta: float,
 ) -> np.ndarray:
-    """The candidates (indices into ``cost``) of the best partition of their units, by
+    r"""The candidates (indices into ``cost``) of the best partition of their units, by
     set partitioning: every unit covered once, by a candidate or by itself alone.
 
-    The linear relaxation is solved first: its components (``comp``, independent blocks)
-    whose solution is a partition already are optimal, since no integer solution can beat
-    the relaxation. The integer program is solved on the other components only.
+    The linear relaxation (:math:`\min c^T z`, :math:`Az = 1`, :math:`z \ge 0`) is solved
+    first. Its components (``comp``: independent blocks) whose solution is a partition
+    already are optimal: no integer solution beats the relaxation. For the others, with the
+    relaxation's duals :math:`y`, reduced costs :math:`r = c - A^T y` and
+    :math:`D = \sum y`, every partition :math:`z` costs
+    :math:`c^T z = D + r^T z \ge D + r_j + \sum_i \min(r_i, 0)` when it uses column
+    :math:`j`; a column for which that exceeds the cost of a known partition (a greedy
+    rounding of the relaxation) is in no best partition and is dropped before the integer
+    program, which is solved on what is left of those components.
     """
-    from scipy.optimize import LinearConstraint, milp
+    from scipy.optimize import LinearConstraint, linprog, milp
     from scipy.sparse import csc_matrix
 
-    def solve(cands: np.ndarray, integral: bool) -> np.ndarray:
-        k = sizes[cands]
-        cols = np.repeat(np.arange(cands.size), k)
-        starts = np.repeat(ptr[cands], k)
-        unit = flat[starts + np.arange(cols.size) - np.repeat(np.cumsum(k) - k, k)]
-        rows_units = np.unique(unit)
-        row_of = np.full(n_units, -1, dtype=np.intp)
-        row_of[rows_units] = np.arange(rows_units.size)
-        m = rows_units.size
-        # variables: the candidates, then one singleton per unit
-        matrix = csc_matrix(
-            (
-                np.ones(unit.size + m),
-                (
-                    np.concatenate([row_of[unit], np.arange(m)]),
-                    np.concatenate([cols, cands.size + np.arange(m)]),
-                ),
-            ),
-            shape=(m, cands.size + m),
+    # columns: the candidates, then one singleton per unit
+    k = sizes[cands]
+    owner = np.repeat(np.arange(cands.size), k)
+    unit = flat[np.repeat(ptr[cands], k) + np.arange(owner.size) - np.repeat(np.cumsum(k) - k, k)]
+    units_here = np.unique(unit)
+    m = units_here.size
+    row_of = np.full(n_units, -1, dtype=np.intp)
+    row_of[units_here] = np.arange(m)
+    n_col = cands.size + m
+    col_rows = np.concatenate([row_of[unit], np.arange(m)])
+    col_ids = np.concatenate([owner, cands.size + np.arange(m)])
+    # Costs in units of 1e-6 delta: HiGHS's tolerances (1e-7 on reduced costs, an absolute
+    # gap of 1e-6) become about 1e-13 and 1e-12 of delta.
+    c = np.concatenate([cost[cands], np.full(m, delta)]) * (1e6 / delta)
+    unit_comp = np.zeros(m, dtype=np.intp)
+    unit_comp[row_of[unit]] = comp[cands][owner]
+    col_comp = np.concatenate([comp[cands], unit_comp])
+
+    def matrix(cols: np.ndarray) -> tuple[csc_matrix, np.ndarray]:
+        """The constraint matrix of the columns ``cols`` over the rows they touch."""
+        take = np.zeros(n_col, dtype=bool)
+        take[cols] = True
+        new_id = np.full(n_col, -1, dtype=np.intp)
+        new_id[cols] = np.arange(cols.size)
+        sel = take[col_ids]
+        rows = np.unique(col_rows[sel])
+        new_row = np.full(m, -1, dtype=np.intp)
+        new_row[rows] = np.arange(rows.size)
+        a = csc_matrix(
+            (np.ones(int(sel.sum())), (new_row[col_rows[sel]], new_id[col_ids[sel]])),
+            shape=(rows.size, cols.size),
         )
-        c = np.concatenate([cost[cands], np.full(m, delta)])
-        # HiGHS stops at an absolute gap of 1e-6 of the objective: costs are scaled so
-        # that this gap is 1e-12 of a unitary disorder's scale.
+        return a, rows
+
+    everything = np.arange(n_col)
+    a_all, _ = matrix(everything)
+    lp = linprog(c, A_eq=a_all, b_eq=np.ones(m), bounds=(0, None), method="highs")
+    if lp.x is None or lp.status != 0:
+        raise RuntimeError(f"the set-partitioning relaxation failed: {lp.message}")
+    x = lp.x
+    frac = (x > 1e-6) & (x < 1.0 - 1e-6)
+    hard = np.zeros(int(col_comp.max()) + 1, dtype=bool)
+    hard[col_comp[frac]] = True
+    easy_cols = np.flatnonzero(~hard[col_comp] & (x > 0.5))
+    chosen = [easy_cols[easy_cols < cands.size]]
+    if hard.any():
+        in_hard = hard[col_comp]
+        # a partition of the hard components: greedy on the relaxation, then singletons
+        order = np.flatnonzero(in_hard[: cands.size])
+        order = order[np.lexsort((c[order], -x[order]))]
+        covered = np.zeros(m, dtype=bool)
+        greedy = []
+        starts = np.concatenate([[0], np.cumsum(k)])
+        for col in order:  # one pass over the candidates of the hard components
+            rows = row_of[unit[starts[col] : starts[col + 1]]]
+            if not covered[rows].any():
+                covered[rows] = True
+                greedy.append(col)
+        hard_rows = np.flatnonzero(hard[unit_comp])
+        upper = float(c[greedy].sum()) + 1e6 * float((~covered[hard_rows]).sum())
+        y = lp.eqlin.marginals
+        reduced = c - a_all.T @ y
+        cols_h = np.flatnonzero(in_hard)
+        rows_h = hard_rows
+        dual = float(y[rows_h].sum())
+        slack = float(np.minimum(reduced[cols_h], 0.0).sum())
+        keep = cols_h[dual + reduced[cols_h] + slack <= upper + 1e-9 * max(1.0, abs(upper))]
+        # the known partition stays whatever rounding says, so every unit stays covered
+        alone = cands.size + hard_rows[~covered[hard_rows]]
+        keep = np.union1d(keep, np.concatenate([np.asarray(greedy, dtype=np.intp), alone]))
+        a_keep, _ = matrix(keep)
         res = milp(
-            c * (1e6 / delta),
-            constraints=LinearConstraint(matrix, lb=1.0, ub=1.0),
-            integrality=np.full(c.size, 1 if integral else 0),
+            c[keep],
+            constraints=LinearConstraint(a_keep, lb=1.0, ub=1.0),
+            integrality=np.ones(keep.size),
             bounds=(0.0, 1.0),
-            options={"mip_rel_gap": 0.0, "presolve": False},  # presolve costs more than saves
+            options={"mip_rel_gap": 0.0, "presolve": False},
         )
         if res.x is None or not res.success:
             raise RuntimeError(f"the set-partitioning program failed: {res.message}")
-        return res.x[: cands.size]
-
-    x = solve(cands, integral=False)
-    frac = (x > 1e-6) & (x < 1.0 - 1e-6)
-    hard = np.zeros(comp.max() + 1 if comp.size else 0, dtype=bool)
-    hard[comp[cands[frac]]] = True
-    chosen = cands[(x > 0.5) & ~hard[comp[cands]]]
-    rest = cands[hard[comp[cands]]]
-    if rest.size:
-        xi = solve(rest, integral=True)
-        chosen = np.concatenate([chosen, rest[xi > 0.5]])
-    return chosen
+        picked = keep[res.x > 0.5]
+        chosen.append(picked[picked < cands.size])
+    return cands[np.concatenate(chosen)]
 
 
 def best_alignment(units: Units, dissim: Dissimilarity) -> Alignment:
