@@ -11,11 +11,11 @@ import importlib.util
 collect_ignore: list[str] = ["tests/conftest.py"]  # fixtures, not doctests (and two
 # modules named conftest would clash under --doctest-modules)
 if importlib.util.find_spec("xarray") is None:
-    collect_ignore += ["pandas_agree/xarray_accessor.py", "docs/xarray.md"]
+    collect_ignore += ["pandas_agree/frontends/xarray.py", "docs/xarray.md"]
 if importlib.util.find_spec("matplotlib") is None:
-    collect_ignore += ["pandas_agree/plot.py", "docs/plots.md", "docs/make_figures.py"]
+    collect_ignore += ["pandas_agree/frontends/plot.py", "docs/plots.md", "docs/make_figures.py"]
 if importlib.util.find_spec("dask") is None:
-    collect_ignore += ["pandas_agree/dask", "docs/dask.md"]
+    collect_ignore += ["pandas_agree/frontends/dask", "docs/dask.md"]
 
 
 def pytest_configure(config) -> None:

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 import pandas_agree as pa
-import pandas_agree.dask  # registers ddf.agree (import dask.dataframe alone does too)
+import pandas_agree.frontends.dask  # registers ddf.agree (import dask.dataframe alone does too)
 
 
 def timed(func, repeat: int):

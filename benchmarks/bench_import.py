@@ -7,7 +7,7 @@ it is what pandas_agree adds (its own modules and whatever they import beyond pa
 best of the runs is printed (on a shared machine the best is the cost), with the median,
 against the target of issue 16: at most 0.15 s. The script also checks that xarray, dask and
 scipy were not imported (the accessors are registered when xarray or dask is imported, see
-``pandas_agree._lazy``; public names import their module on first use) and lists the
+``pandas_agree.frontends.lazy``; public names import their module on first use) and lists the
 pandas_agree modules the import loaded.
 """
 

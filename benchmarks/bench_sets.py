@@ -34,8 +34,9 @@ import numpy as np
 import pandas as pd
 
 import pandas_agree as pa
-from pandas_agree import setvalues, shortstrings
 from pandas_agree._core import setcodes
+from pandas_agree.data import sets as setvalues
+from pandas_agree.data import strings as shortstrings
 
 
 def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:

@@ -30,8 +30,8 @@ import pandas_agree  # registers DataFrame.agree
 
 # ``import pandas_agree`` also registers DataArray.agree and Dataset.agree when xarray is
 # installed; the API page documents them, so the docs build needs xarray (the ``docs`` extra
-# installs it). pandas_agree.plot imports matplotlib only when a plot is drawn.
-import pandas_agree.xarray_accessor
+# installs it). pandas_agree.frontends.plot imports matplotlib only when a plot is drawn.
+import pandas_agree.frontends.xarray
 
 # -- Project -----------------------------------------------------------------------------------
 

@@ -2,9 +2,9 @@
 
 pandas_agree computes on one thread except in two places, both on large columns and only
 with two or more usable CPUs: the unit and coder columns are coded while the value column
-is (:func:`pandas_agree.data.prepare`), and the labels of an Arrow list column that the C
+is (:func:`pandas_agree.data.prepare.prepare`), and the labels of an Arrow list column that the C
 accelerator does not number (labels over 7 bytes, or without it) are dictionary-encoded in
-two halves at once (:func:`pandas_agree.setvalues.from_arrow`).
+two halves at once (:func:`pandas_agree.data.sets.from_arrow`).
 """
 
 from __future__ import annotations

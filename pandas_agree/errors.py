@@ -16,6 +16,7 @@ __all__ = [
     "InvalidParameterError",
     "MissingInSetError",
     "MixedValueTypesError",
+    "NoEligibleHumansError",
     "NoPairableUnitsError",
     "ReaderError",
     "UnknownDistanceError",
@@ -63,6 +64,15 @@ class AmbiguousValuesError(InvalidParameterError):
 
 class NoPairableUnitsError(AgreementError):
     """No unit has two or more values, so there is nothing to compare."""
+
+
+class NoEligibleHumansError(AgreementError):
+    """No human annotator can be compared with a candidate annotator.
+
+    The alternative annotator test compares a candidate with each human on the items both
+    annotated and at least one other human annotated; this is raised when no human has
+    enough such items (``min_items``), so there is no test to run.
+    """
 
 
 class ReaderError(AgreementError):

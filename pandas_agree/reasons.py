@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ._core.states import AlphaState, ChanceState, Precision
+from ._core.states import AlphaState, BootstrapState, ChanceState, Precision
 
 __all__ = [
     "NO_UNITS",
@@ -135,4 +135,43 @@ def chance_reason(state: ChanceState) -> str | None:
             "chance agreement is 1 (every rating falls in one category): the coefficient is "
             "undefined"
         )
+    if state == ChanceState.NO_SHARED_CATEGORY:
+        return "the two coders never used the same category: every rectangle is empty"
+    if state == ChanceState.NO_PAIR_DEFINED:
+        return "every pair of coders has chance agreement 1: no pairwise kappa is defined"
     return None
+
+
+def bootstrap_reason(
+    state: BootstrapState, n_boot: int, n_undefined: int, value: float
+) -> str | None:
+    """The sentence of a bootstrap distribution's state (None when it spreads and is whole).
+
+    ``value`` is the replicates' one value when they have no spread; ``n_undefined`` the
+    resamples without expected disagreement, left out of the interval.
+
+    Examples
+    --------
+    >>> bootstrap_reason(BootstrapState.NO_SPREAD, 100, 0, 0.5)
+    'all 100 replicates equal 0.5: the bootstrap distribution has no spread; the interval is ...'
+    """
+    parts = []
+    n_valid = n_boot - n_undefined
+    if state in (BootstrapState.ALL_AGREE, BootstrapState.NO_SPREAD):
+        parts.append(
+            f"all {n_valid} replicates equal {value:g}: "
+            + (
+                "every pairable value agrees, so resampling has no disagreement to vary; "
+                "the interval is degenerate"
+                if state is BootstrapState.ALL_AGREE
+                else "the bootstrap distribution has no spread; the interval is degenerate"
+            )
+        )
+    if state is BootstrapState.NONE_DEFINED:
+        parts.append(f"none of the {n_boot} resamples had expected disagreement: no interval")
+    elif n_undefined:
+        parts.append(
+            f"{n_undefined} of {n_boot} resamples had no expected disagreement "
+            "(all values the same) and are left out of the interval"
+        )
+    return "; ".join(parts) or None

@@ -1,4 +1,4 @@
-"""Result objects: frozen dataclasses with ``float()``, a short repr and ``to_series()``."""
+"""The base of every result object (:class:`Result`), and alpha's result."""
 
 from __future__ import annotations
 
@@ -7,34 +7,56 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from ._core.states import AlphaState
+from ._core.states import AlphaState, ResultState
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ._core.counts import UnitValueCounts
     from ._core.kernels import Kernel
-    from .data import CodedData
-    from .intervals import AlphaBootstrap, ConfidenceInterval
+    from .data.prepare import CodedData
+    from .krippendorff.bootstrap import AlphaBootstrap, ConfidenceInterval
 
-__all__ = ["AlphaFit", "AlphaResult", "AlphaState", "snapshot"]
+__all__ = ["AlphaFit", "AlphaResult", "AlphaState", "Result", "snapshot"]
 
 
-class ScalarResult:
-    """Mixin of the result dataclasses: ``float(result)`` and ``result.to_series()``.
+class Result:
+    """Base of every result: a frozen dataclass with ``float()``, ``to_frame()``, ``state``.
 
-    A subclass names its headline field (``_headline``, what ``float()`` returns), the
-    fields and properties of :meth:`to_series` in order (``_series_fields``) and the
-    Series name (``_series_name``: a class attribute, or a property when it depends on
-    the result).
+    A subclass is a ``@dataclass(frozen=True)`` that names
+
+    * ``_headline``: the field ``float(result)`` returns (None: the result has no one number);
+    * ``_series_fields``: the scalar fields of :meth:`to_series`, in order, and its name
+      (``_series_name``: a class attribute, or a property when it depends on the result);
+    * ``state``: what the computation found, as a code (an enum whose ``DEFINED`` member is 0),
+      for programs to test; the default is :class:`~pandas_agree._core.states.ResultState`
+      derived from the headline and ``reason``;
+    * ``reason``: the same for people: a sentence, or None when there is nothing to say.
+
+    :meth:`to_frame` is one row of :meth:`to_series` unless the result holds a table.
     """
 
-    _headline: ClassVar[str]
-    _series_fields: ClassVar[tuple[str, ...]]
+    _headline: ClassVar[str | None] = None
+    _series_fields: ClassVar[tuple[str, ...]] = ()
     _series_name: ClassVar[Any] = None
 
     def __float__(self) -> float:
+        if self._headline is None:
+            raise TypeError(f"{type(self).__name__} has no single number; see to_frame()")
         return float(getattr(self, self._headline))
+
+    def __getattr__(self, name: str) -> Any:
+        # The defaults of ``reason`` and ``state`` for results that do not define them (kept
+        # out of the class namespace, where a dataclass would take them for field defaults).
+        if name == "reason":
+            return None
+        if name == "state":
+            if self._headline is not None:
+                value = getattr(self, self._headline)
+                if isinstance(value, float) and value != value:
+                    return ResultState.UNDEFINED
+            return ResultState.NOTED if self.reason else ResultState.DEFINED
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def to_series(self) -> pd.Series:
         """The scalar fields as a :class:`pandas.Series` of object dtype.
@@ -47,6 +69,10 @@ class ScalarResult:
             name=self._series_name,
             dtype=object,
         )
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a table: here one row, the scalar fields of :meth:`to_series`."""
+        return self.to_series().to_frame().T
 
 
 def snapshot(frame: pd.DataFrame) -> pd.DataFrame:
@@ -92,7 +118,7 @@ class AlphaFit:
 
 
 @dataclass(frozen=True)
-class AlphaResult(ScalarResult):
+class AlphaResult(Result):
     """Krippendorff's alpha and the quantities it is made of.
 
     Attributes
@@ -172,8 +198,9 @@ class AlphaResult(ScalarResult):
         rng: int | np.random.Generator | None = None,
         cluster: Any = None,
     ) -> AlphaBootstrap:
-        """Bootstrap distribution of alpha; see :func:`pandas_agree.intervals.bootstrap_alpha`."""
-        from .intervals import bootstrap_alpha
+        """Bootstrap distribution of alpha; see
+        :func:`pandas_agree.krippendorff.bootstrap.bootstrap_alpha`."""
+        from .krippendorff.bootstrap import bootstrap_alpha
 
         return bootstrap_alpha(self, method, n_boot, rng, cluster)
 
@@ -190,7 +217,7 @@ class AlphaResult(ScalarResult):
         ``method`` is ``"krippendorff"`` (Krippendorff's bootstrap from the coincidence
         matrix, ``D_e`` fixed), ``"units"`` (resample units) or ``"clusters"`` (resample
         groups of units named by ``cluster=``, a column). The same ``rng`` seed gives the
-        same interval. See :mod:`pandas_agree.intervals` for each step.
+        same interval. See :mod:`pandas_agree.krippendorff.bootstrap` for each step.
 
         Examples
         --------
@@ -200,7 +227,7 @@ class AlphaResult(ScalarResult):
         >>> bool(ci.low < res.alpha < ci.high), ci.method
         (True, 'krippendorff')
         """
-        from .intervals import check_level
+        from .krippendorff.bootstrap import check_level
 
         check_level(level)
         return self.bootstrap(method, n_boot, rng, cluster).confidence_interval(level)
@@ -227,7 +254,7 @@ class AlphaResult(ScalarResult):
 
         See :func:`pandas_agree.unit_disagreement`.
         """
-        from .diagnostics import unit_disagreement
+        from .krippendorff.diagnostics import unit_disagreement
 
         return unit_disagreement(self)
 
@@ -236,6 +263,24 @@ class AlphaResult(ScalarResult):
 
         See :func:`pandas_agree.coder_disagreement`.
         """
-        from .diagnostics import coder_disagreement
+        from .krippendorff.diagnostics import coder_disagreement
 
         return coder_disagreement(self)
+
+    def disagreements(self, top: int | None = 50) -> pd.DataFrame:
+        """The units to adjudicate: worst share of the disagreement first, coders' values.
+
+        See :func:`pandas_agree.krippendorff.disagreements.ranked_disagreements`.
+
+        Examples
+        --------
+        >>> import pandas_agree as pa
+        >>> res = pa.alpha(pa.datasets.krippendorff_2011())
+        >>> res.disagreements(top=1)[["unit", "share", "A", "B", "C", "D"]]
+              unit  share  A  B  C  D
+        rank
+        1        6    0.5  1  2  3  4
+        """
+        from pandas_agree.krippendorff.disagreements import ranked_disagreements
+
+        return ranked_disagreements(self, top)

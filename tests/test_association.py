@@ -1,4 +1,4 @@
-"""Tests for pandas_agree.association (Dice between annotators) and the weighted set
+"""Tests for pandas_agree.tasks.association (Dice between annotators) and the weighted set
 distances of alpha (``weighted_dice``, ``weighted_jaccard``), against hand computation.
 
 Source of the definitions: Passonneau (2005), "Evaluating an Evaluation Method: The Pyramid
@@ -22,14 +22,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pandas_agree as pa
-from pandas_agree.association import DiceResult, dice_association
-from pandas_agree.distances import dice as dice_distance
 from pandas_agree.errors import (
     ColumnNotFoundError,
     DegenerateDataWarning,
     InvalidParameterError,
     NoPairableUnitsError,
 )
+from pandas_agree.krippendorff.distances import dice as dice_distance
+from pandas_agree.tasks.association import DiceResult, dice_association
 
 # Two annotators (A, B), three peers; SCU weights as in a pyramid (how many models hold it).
 PEERS = pd.DataFrame(

@@ -19,10 +19,10 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree.categories import category_agreement
-from pandas_agree.coefficients import fleiss_kappa, table_to_long
 from pandas_agree.datasets import from_matrix
 from pandas_agree.errors import InvalidParameterError, NoPairableUnitsError
+from pandas_agree.kappa.categories import category_agreement
+from pandas_agree.kappa.coefficients import fleiss_kappa, table_to_long
 
 inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
 

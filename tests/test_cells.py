@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pandas_agree import setvalues
+from pandas_agree.data import sets as setvalues
 from pandas_agree.errors import ValueTypeError
 
 _cells = pytest.importorskip("pandas_agree._cells", reason="the C accelerator is not built")

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree import cli
-from pandas_agree.cli import main, markdown_table, read_table
+from pandas_agree.frontends import cli
+from pandas_agree.frontends.cli import main, markdown_table, read_table
 
 DISTANCES = ["nominal", "jaccard", "masi"]
 

@@ -16,14 +16,14 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree._forward import forwarded_parameters
-from pandas_agree.coefficient_registry import (
+from pandas_agree.errors import InvalidParameterError
+from pandas_agree.frontends.forward import forwarded_parameters
+from pandas_agree.registry import (
     available_coefficients,
     coefficient_table,
     get_coefficient,
     register_coefficient,
 )
-from pandas_agree.errors import InvalidParameterError
 
 
 def _grouped() -> pd.DataFrame:
@@ -146,7 +146,7 @@ def test_accessor_forwards_with_the_functions_signature(name):
 
 
 def test_cli_report_coefficients(tmp_path, capsys):
-    from pandas_agree.cli import main
+    from pandas_agree.frontends.cli import main
 
     path = tmp_path / "diagnoses.csv"
     pa.datasets.diagnoses().to_csv(path, index=False)

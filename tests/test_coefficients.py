@@ -1,4 +1,4 @@
-"""Tests for pandas_agree.coefficients: kappas, pi, S, AC1/AC2, percent agreement.
+"""Tests for pandas_agree.kappa.coefficients: kappas, pi, S, AC1/AC2, percent agreement.
 
 Published values come with their source in the ``pytest.param`` id or a comment; the peer
 implementations (statsmodels, NLTK, scikit-learn) are optional test-only oracles.
@@ -18,7 +18,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pandas_agree as pa
-from pandas_agree.coefficients import (
+from pandas_agree.datasets import from_matrix
+from pandas_agree.errors import (
+    ColumnNotFoundError,
+    DegenerateDataWarning,
+    DuplicateRatingError,
+    InvalidParameterError,
+    NoPairableUnitsError,
+    ValueTypeError,
+)
+from pandas_agree.kappa.coefficients import (
     CoefficientResult,
     bennett_s,
     cohen_kappa,
@@ -30,15 +39,6 @@ from pandas_agree.coefficients import (
     scott_pi,
     scott_pi_table,
     table_to_long,
-)
-from pandas_agree.datasets import from_matrix
-from pandas_agree.errors import (
-    ColumnNotFoundError,
-    DegenerateDataWarning,
-    DuplicateRatingError,
-    InvalidParameterError,
-    NoPairableUnitsError,
-    ValueTypeError,
 )
 
 _ = None

@@ -1,4 +1,4 @@
-"""Tests of pandas_agree.coref against Passonneau (1997), "Applying Reliability Metrics to
+"""Tests of pandas_agree.tasks.coref against Passonneau (1997), "Applying Reliability Metrics to
 Co-Reference Annotation", CUCS-017-97 (seed paper 004), and Passonneau (2006), MASI
 (seed paper 000), section 3.3.
 """

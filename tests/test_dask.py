@@ -16,8 +16,7 @@ dd = pytest.importorskip("dask.dataframe")
 import dask  # noqa: E402
 
 import pandas_agree as pa  # noqa: E402
-import pandas_agree.dask as pa_dask  # noqa: E402
-from pandas_agree.dask import partitions  # noqa: E402
+import pandas_agree.frontends.dask as pa_dask  # noqa: E402
 from pandas_agree.errors import (  # noqa: E402
     ColumnNotFoundError,
     DegenerateDataWarning,
@@ -27,6 +26,7 @@ from pandas_agree.errors import (  # noqa: E402
     NoPairableUnitsError,
     ValueTypeError,
 )
+from pandas_agree.frontends.dask import chunks as partitions  # noqa: E402
 
 SCALAR_DISTANCES = ["nominal", "interval", "ordinal", "ratio"]
 SET_DISTANCES = ["nominal", "jaccard", "masi"]
@@ -429,7 +429,7 @@ def test_accessor_registered_and_frame_untouched(scalars):
 
 
 def test_coder_bits_find_repeats_exactly():
-    from pandas_agree._core.partitioned import (
+    from pandas_agree._core.count_table import (
         bits_per_word,
         coder_words,
         coders_by_group,

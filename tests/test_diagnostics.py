@@ -1,4 +1,5 @@
-"""Tests for pandas_agree.diagnostics: pairwise tables, per-unit and per-coder disagreement,
+"""Tests for pandas_agree.krippendorff.diagnostics: pairwise tables, per-unit and per-coder
+disagreement,
 the summary with its prevalence ("kappa paradox") note.
 
 Main worked example: Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability",
@@ -21,16 +22,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pandas_agree as pa
-from pandas_agree.coefficients import cohen_kappa, table_to_long
 from pandas_agree.datasets import from_matrix
-from pandas_agree.diagnostics import (
+from pandas_agree.errors import DegenerateDataWarning, InvalidParameterError
+from pandas_agree.kappa.coefficients import cohen_kappa, table_to_long
+from pandas_agree.krippendorff.diagnostics import (
     AgreementSummary,
     coder_disagreement,
     pairwise,
     summary,
     unit_disagreement,
 )
-from pandas_agree.errors import DegenerateDataWarning, InvalidParameterError
 from pandas_agree.results import AlphaResult
 
 K2011 = pa.datasets.krippendorff_2011

@@ -275,7 +275,7 @@ def test_short_strings_by_definition(seed, large):
     seen = list(dict.fromkeys(words))
     assert codes.tolist() == [seen.index(w) for w in words]
     assert keys.dtype == np.uint64 and keys.tolist() == [key_of(w) for w in seen]
-    from pandas_agree.shortstrings import strings_of
+    from pandas_agree.data.strings import strings_of
 
     assert strings_of(keys) == seen
 
@@ -359,7 +359,8 @@ def test_many_distinct_short_strings_grow_the_table():
 @pytest.mark.parametrize("offsets", [None, b""], ids=["no offsets buffer", "empty one"])
 def test_an_empty_string_array_without_offsets(offsets, key_numbering):
     """Arrow allows a length-0 string array without offsets (Java IPC writers make them)."""
-    from pandas_agree import setvalues, shortstrings
+    from pandas_agree.data import sets as setvalues
+    from pandas_agree.data import strings as shortstrings
 
     empty = pyarrow.StringArray.from_buffers(
         0, None if offsets is None else pyarrow.py_buffer(offsets), pyarrow.py_buffer(b"")
@@ -376,7 +377,7 @@ def test_an_empty_string_array_without_offsets(offsets, key_numbering):
 def test_arrow_labels_numbered_in_c_as_dictionary_encode(seed, key_numbering, monkeypatch):
     """Labels of an Arrow list column without nulls: numbered in C (short ones) or
     dictionary-encoded (a long one among them, or without C), codes by first appearance."""
-    from pandas_agree import setvalues
+    from pandas_agree.data import sets as setvalues
 
     if key_numbering == "c" and seed % 2 == 0:  # short labels only: the C road, or a failure
         from pyarrow import compute
@@ -398,7 +399,7 @@ def test_arrow_labels_numbered_in_c_as_dictionary_encode(seed, key_numbering, mo
 
 def test_c_packs_as_many_bytes_as_python_says():
     """The 7-byte limit is written twice (MAX_BYTES in Python, SHORT_BYTES in C)."""
-    from pandas_agree.shortstrings import MAX_BYTES
+    from pandas_agree.data.strings import MAX_BYTES
 
     fits, over = "x" * MAX_BYTES, "x" * (MAX_BYTES + 1)
     codes, keys = _firstcodes.short_strings(*buffers(pyarrow.array([fits, ""])))

@@ -22,8 +22,8 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree.cli import main, read_table
 from pandas_agree.errors import DuplicateRatingError, InvalidParameterError
+from pandas_agree.frontends.cli import main, read_table
 
 # Krippendorff (2011), section C, as published.
 K2011 = {"nominal": 0.743, "ordinal": 0.815, "interval": 0.849, "ratio": 0.797}
@@ -491,7 +491,7 @@ def test_cli_unit_and_coder_naming_one_column(capsys, tmp_path):
 
 def _array_with_groups(labels):
     xr = pytest.importorskip("xarray")
-    import pandas_agree.xarray_accessor  # noqa: F401
+    import pandas_agree.frontends.xarray  # noqa: F401
 
     m = _k2011().agree.matrix()
     cells = np.stack([m.to_numpy()] * len(labels))

@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pandas_agree as pa
-from pandas_agree.distances import Distance, register_distance
 from pandas_agree.errors import InvalidParameterError, ValueTypeError
+from pandas_agree.krippendorff.distances import Distance, register_distance
 
 KRIPP = pa.datasets.krippendorff_2011
 PUBLISHED = {"nominal": 0.743, "ordinal": 0.815, "interval": 0.849, "ratio": 0.797}

@@ -118,7 +118,7 @@ def test_q_is_share_of_replicates_below():
 def test_replicates_floor_at_minus_one():
     # Interval data where one unit holds a large disagreement (1 vs 10) among agreements:
     # M = 11 draws, and drawing that cell twice gives a raw replicate of 1 - 2.06 < -1.
-    # Such replicates are set to -1, as documented in pandas_agree.intervals.
+    # Such replicates are set to -1, as documented in pandas_agree.krippendorff.bootstrap.
     units = [(u, v) for u, v in enumerate([1] * 5 + [2] * 5)]
     rows = [(u, c, v) for u, v in units for c in ("a", "b")] + [(10, "a", 1), (10, "b", 10)]
     df = pd.DataFrame(rows, columns=["unit", "coder", "value"])

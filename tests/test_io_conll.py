@@ -234,8 +234,9 @@ def test_conll_random_differential(seed, tmp_path):
     # nest, so the generator keeps same-chain mentions disjoint).
     rng = np.random.default_rng(seed)
     expected = []
+    # one document, so one token sequence for both coders (the reader refuses two)
+    sentences = [int(x) for x in rng.integers(1, 6, size=int(rng.integers(1, 4)))]
     for coder in ("a", "b"):
-        sentences = [int(x) for x in rng.integers(1, 6, size=int(rng.integers(1, 4)))]
         n = sum(sentences)
         mentions: list[tuple[int, int, int]] = []
         for _ in range(int(rng.integers(0, 8))):

@@ -59,8 +59,8 @@ def test_label_studio_json_every_row():
         "label",
         "text",
         "from_name",
+        "submission",
         "annotation",
-        "region",
     ]
     assert rows(frame, list(frame.columns)) == [
         (101, 7, 0, 3, "PER", "Zoë", "label", 1, "a"),
@@ -83,8 +83,8 @@ def test_label_studio_json_min_matches_json():
     # which JSON_MIN does not keep.
     full = io.read_label_studio(DATA / "label_studio" / "export.json")
     mini = io.read_label_studio(DATA / "label_studio" / "export_min.json")
-    assert mini["region"].isna().all()
-    pd.testing.assert_frame_equal(full.drop(columns="region"), mini.drop(columns="region"))
+    assert mini["annotation"].isna().all()
+    pd.testing.assert_frame_equal(full.drop(columns="annotation"), mini.drop(columns="annotation"))
     assert set(mini.attrs["coverage"]) == set(full.attrs["coverage"])
     explicit = io.read_label_studio(DATA / "label_studio" / "export_min.json", export="json_min")
     pd.testing.assert_frame_equal(mini, explicit)
@@ -94,8 +94,8 @@ def test_label_studio_json_min_matches_json():
 def test_label_studio_choices_and_taxonomy(name):
     path = DATA / "label_studio" / name
     single = io.read_label_studio(path, kind="choices", from_name="sentiment")
-    assert list(single.columns) == ["unit", "coder", "value", "annotation"]
-    assert rows(single, ["unit", "coder", "value", "annotation"]) == [
+    assert list(single.columns) == ["unit", "coder", "value", "submission"]
+    assert rows(single, ["unit", "coder", "value", "submission"]) == [
         (101, 7, "positive", 1),
         (101, "b@example.org", "negative", 2),
     ]
@@ -233,6 +233,8 @@ def _random_tasks(rng) -> tuple[list, list, list]:
             result, regions = [], []
             for k in range(int(rng.integers(0, 5))):
                 a, b = sorted(int(x) for x in rng.integers(0, len(text) + 1, size=2))
+                if a == b:
+                    continue  # zero-length spans are refused (tests/io/test_io_zero_length.py)
                 labels = sorted(
                     {str(x) for x in rng.choice(["A", "B", "C"], size=int(rng.integers(1, 3)))}
                 )
@@ -425,6 +427,8 @@ def test_jsonl_random_differential(seed, tmp_path):
             spans = []
             for _ in range(int(rng.integers(0, 4))):
                 a, b = sorted(int(x) for x in rng.integers(0, len(text) + 1, size=2))
+                if a == b:
+                    continue  # zero-length spans are refused (tests/io/test_io_zero_length.py)
                 spans.append((a, b, str(rng.choice(["X", "Y"]))))
             expected += [(doc, user, a, b, lab, text[a:b]) for a, b, lab in spans]
             doccano.append({"id": doc, "text": text, "label": [list(s) for s in spans]})

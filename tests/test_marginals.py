@@ -16,10 +16,10 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree.coefficients import cohen_kappa, table_to_long
 from pandas_agree.datasets import from_matrix
 from pandas_agree.errors import DegenerateDataWarning, InvalidParameterError, NoPairableUnitsError
-from pandas_agree.marginals import bangdiwala_b, kappa_max, max_percent_agreement
+from pandas_agree.kappa.coefficients import cohen_kappa, table_to_long
+from pandas_agree.kappa.marginals import bangdiwala_b, kappa_max, max_percent_agreement
 
 
 @pytest.mark.parametrize(

@@ -22,15 +22,15 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree.coefficients import cohen_kappa, fleiss_kappa
 from pandas_agree.datasets import from_matrix
 from pandas_agree.errors import (
     DegenerateDataWarning,
     InvalidParameterError,
     NoPairableUnitsError,
 )
-from pandas_agree.multirater import MultiKappaResult, conger_kappa, hubert_kappa, light_kappa
-from pandas_agree.weights import weight_matrix
+from pandas_agree.kappa.coefficients import cohen_kappa, fleiss_kappa
+from pandas_agree.kappa.multi_coder import MultiKappaResult, conger_kappa, hubert_kappa, light_kappa
+from pandas_agree.kappa.weights import weight_matrix
 
 _ = None
 RAW4RATERS = {  # Gwet (2014), cac.raw4raters (irrCAC datasets.raw_4raters)

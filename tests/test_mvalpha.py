@@ -33,7 +33,6 @@ from hypothesis import strategies as st
 import pandas_agree as pa
 from pandas_agree import mv_alpha
 from pandas_agree._core.mvalpha import expected_by_size
-from pandas_agree._forward import forwarded_parameters
 from pandas_agree.datasets import from_matrix
 from pandas_agree.errors import (
     AmbiguousValuesError,
@@ -44,6 +43,7 @@ from pandas_agree.errors import (
     MissingInSetError,
     ValueTypeError,
 )
+from pandas_agree.frontends.forward import forwarded_parameters
 
 f = frozenset
 _ = None

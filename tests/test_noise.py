@@ -1,4 +1,4 @@
-"""Tests of pandas_agree.noise against Beigman Klebanov & Beigman (2009).
+"""Tests of pandas_agree.tasks.noise.model against Beigman Klebanov & Beigman (2009).
 
 Source of every worked number: B. Beigman Klebanov and E. Beigman (2009), "From Annotator
 Agreement to Noise Models", Computational Linguistics 35(4): 495-503 (../shared/papers/001_*).
@@ -26,7 +26,7 @@ from pandas_agree.errors import (
     InvalidParameterError,
     NoPairableUnitsError,
 )
-from pandas_agree.noise import (
+from pandas_agree.tasks.noise.model import (
     ChanceDifference,
     DataNoiseResult,
     KappaView,

@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 import pandas_agree as pa
 from pandas_agree import distances as D
 from pandas_agree._core import counts, kernels
-from pandas_agree.distances import Distance
 from pandas_agree.errors import DegenerateDataWarning
+from pandas_agree.krippendorff.distances import Distance
 
 ROUTES = {
     "default": {},

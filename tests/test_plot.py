@@ -163,7 +163,7 @@ def test_import_pandas_agree_does_not_import_matplotlib():
     import subprocess
 
     code = (
-        "import sys, pandas_agree, pandas_agree.plot, pandas_agree.xarray_accessor; "
+        "import sys, pandas_agree, pandas_agree.frontends.plot, pandas_agree.frontends.xarray; "
         "assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

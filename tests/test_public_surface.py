@@ -17,8 +17,10 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree.accessor import ACCESSOR_METHODS, AgreeAccessor
 from pandas_agree.errors import InvalidParameterError
+from pandas_agree.frontends.accessor import AgreeAccessor, accessor_methods
+
+ACCESSOR_METHODS = accessor_methods()
 
 PACKAGE = Path(pa.__file__).parent
 COLUMNS = ("unit", "coder", "value")
@@ -35,7 +37,9 @@ def _run(code: str) -> str:
 
 def _target(dotted: str):
     module, name = dotted.rsplit(".", 1)
-    return getattr(importlib.import_module(f"pandas_agree.{module}"), name)
+    if not module.startswith("pandas_agree"):
+        module = f"pandas_agree.{module}"
+    return getattr(importlib.import_module(module), name)
 
 
 def _params(func, skip: int = 1) -> list[str]:
@@ -118,7 +122,7 @@ def test_post_import_hook_runs_after_the_library_and_survives_a_failing_hook(tmp
         f"""
         import sys, warnings
         sys.path.insert(0, {str(tmp_path)!r})
-        from pandas_agree._lazy import register_on_import
+        from pandas_agree.frontends.lazy import register_on_import
         register_on_import("fakelib", "fakehook")
         assert "fakehook" not in sys.modules
         import fakelib
@@ -149,9 +153,24 @@ def test_every_public_name_resolves_and_is_listed_by_dir():
 
 def test_report_is_the_function_and_the_module_is_reporting():
     assert inspect.isfunction(pa.report)
-    assert pa.report is pa.reporting.report
+    assert pa.report is importlib.import_module("pandas_agree.krippendorff.report").report
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("pandas_agree.report")
+
+
+def test_disagreements_is_the_function_and_alpha_stays_the_function():
+    # Importing the topic folder pandas_agree/krippendorff/ leaves pa.alpha the function.
+    module = importlib.import_module("pandas_agree.krippendorff.disagreements")
+    assert pa.disagreements is module.disagreements
+    alpha_module = importlib.import_module("pandas_agree.krippendorff.alpha")
+    assert inspect.isfunction(pa.alpha) and pa.alpha is alpha_module.alpha
+    from pandas_agree import alpha
+
+    assert alpha is alpha_module.alpha
+    # Krippendorff (2011), section C: unit 6 (1, 2, 3, 4) holds half of the nominal D_o.
+    df = pa.datasets.krippendorff_2011()
+    assert df.agree.disagreements()["share"].tolist() == [0.5, 0.25, 0.25]
+    assert pa.alpha(df).disagreements()["unit"].tolist() == [6, 2, 8]
 
 
 def test_noise_is_the_module_and_the_method_is_agreed_subset_noise():
@@ -174,16 +193,19 @@ METHOD_IS_A_MODULE: set[str] = set()  # no accessor method is named like a modul
 
 
 def test_accessor_methods_are_not_named_like_modules():
+    # Only the top level matters: a nested module (krippendorff.alpha) shadows no public name.
     modules = {info.name for info in pkgutil.iter_modules([str(PACKAGE)])}
     assert modules & set(ACCESSOR_METHODS) <= METHOD_IS_A_MODULE
-    assert "noise" in modules and "report" not in modules
+    assert modules & set(pa.__all__) <= {"datasets", "errors", "io", "spans"}
+    assert "krippendorff" in modules and "alpha" not in modules
 
 
 def _public_modules():
     for info in pkgutil.walk_packages([str(PACKAGE)], "pandas_agree."):
         if info.name in ("pandas_agree.__main__",):
             continue
-        if info.name.startswith("pandas_agree.dask") and importlib.util.find_spec("dask") is None:
+        dask_missing = importlib.util.find_spec("dask") is None
+        if info.name.startswith("pandas_agree.frontends.dask") and dask_missing:
             continue
         yield info.name
 
@@ -222,7 +244,7 @@ def test_one_function_per_public_name():
             obj = getattr(module, exported)
             if not inspect.isfunction(obj):
                 continue
-            if name.startswith("pandas_agree.dask") and exported in ("alpha", "report"):
+            if name.startswith("pandas_agree.frontends.dask") and exported in ("alpha", "report"):
                 continue  # the dask route: same name, same meaning, another frame type
             if seen.setdefault(exported, obj) is not obj:
                 twice.add(exported)
@@ -246,12 +268,14 @@ def _underscore_imports(path: Path) -> list[str]:
     "path",
     [
         "__init__.py",
-        "accessor.py",
-        "xarray_accessor.py",
-        "dask/__init__.py",
-        "dask/partitions.py",
-        "dask/tables.py",
-        "reporting.py",
+        "frontends/accessor.py",
+        "frontends/xarray.py",
+        "frontends/dask/__init__.py",
+        "frontends/dask/chunks.py",
+        "frontends/dask/tables.py",
+        "krippendorff/report.py",
+        "krippendorff/disagreements.py",
+        "frontends/html.py",
     ],
 )
 def test_no_underscore_names_imported_from_other_modules(path):
@@ -263,7 +287,7 @@ def test_no_underscore_names_imported_from_other_modules(path):
 
 
 def test_every_dataframe_accessor_method_is_a_forwarded_function():
-    methods = [n for n, v in vars(AgreeAccessor).items() if not n.startswith("_")]
+    methods = [n for n in dir(AgreeAccessor) if not n.startswith("_")]
     assert sorted(methods) == sorted(ACCESSOR_METHODS)
 
 
@@ -288,15 +312,7 @@ def test_dataframe_accessor_gives_the_functions_numbers():
     pd.testing.assert_frame_equal(df, before)
 
 
-XARRAY_METHODS = {
-    "alpha": "reliability.alpha",
-    "report": "reporting.report",
-    "matrix": "reliability.matrix",
-    "coincidences": "reliability.coincidences",
-    "values_by_units": "reliability.values_by_units",
-    "pairwise": "diagnostics.pairwise",
-    "summary": "diagnostics.summary",
-}
+XARRAY_METHODS = accessor_methods("array")
 
 
 @pytest.mark.parametrize("method", sorted(XARRAY_METHODS))
@@ -335,7 +351,7 @@ def test_xarray_accessor_unknown_argument_is_an_error():
 
 def test_dask_accessor_methods_have_the_functions_parameters():
     pytest.importorskip("dask.dataframe")
-    import pandas_agree.dask as pa_dask
+    import pandas_agree.frontends.dask as pa_dask
 
     for name in ("alpha", "report"):
         method = getattr(pa_dask.DaskAgreeAccessor, name)
@@ -387,11 +403,11 @@ def _n_boot_defaults() -> dict[str, object]:
 
 
 def test_one_n_boot_default_everywhere():
-    from pandas_agree.cli import build_parser
+    from pandas_agree.frontends.cli import build_parser
 
     found = _n_boot_defaults()
-    assert "pandas_agree.reporting.report" in found
-    assert "pandas_agree.intervals.bootstrap_alpha" in found
+    assert "pandas_agree.krippendorff.report.report" in found
+    assert "pandas_agree.krippendorff.bootstrap.bootstrap_alpha" in found
     args = build_parser().parse_args(["report", "data.csv"])
     found["cli --n-boot"] = args.n_boot
     assert set(found.values()) == {2000}, found

@@ -1,4 +1,4 @@
-"""Tests of pandas_agree.pyramid against Passonneau (2006), "Measuring Agreement on
+"""Tests of pandas_agree.tasks.pyramid.annotation against Passonneau (2006), "Measuring Agreement on
 Set-valued Items (MASI)" (seed paper 000: section 2, section 3.3, Figures 1, 4, 5, Tables 1,
 2) and Passonneau (2005), the DUC 2003 pyramid report (seed paper 003: sections 4 and 7).
 """

@@ -882,7 +882,7 @@ def test_sentence_variation_missing_sentence():
 def test_accessor_forwards_with_the_function_signature():
     import inspect
 
-    from pandas_agree._forward import forwarded_parameters
+    from pandas_agree.frontends.forward import forwarded_parameters
 
     peers, pyr = pyramid_study_peers(), pyramid_study_pyramids()
     via = peers.agree.pyramid_scores(pyr, annotator="annotator")

@@ -87,7 +87,7 @@ def test_every_shape_gives_the_brute_force_alpha(seed, cells_reader, key_numberi
 
 def test_dask_routes_match():
     dd = pytest.importorskip("dask.dataframe")
-    import pandas_agree.dask as pa_dask
+    import pandas_agree.frontends.dask as pa_dask
 
     df = random_set_frame(11)
     expected = alpha_by_definition(df, masi)
@@ -295,7 +295,7 @@ def test_missing_element_in_arrow_list_and_exploded_rows():
 
 def test_missing_element_in_dask_partition():
     dd = pytest.importorskip("dask.dataframe")
-    import pandas_agree.dask as pa_dask
+    import pandas_agree.frontends.dask as pa_dask
 
     df = pd.DataFrame(
         {
@@ -410,7 +410,7 @@ def test_xarray_passes_sep():
 
 
 def test_cli_refuses_missing_elements_in_json_and_parquet_lists(tmp_path, capsys):
-    from pandas_agree.cli import main
+    from pandas_agree.frontends.cli import main
 
     csv = tmp_path / "sets.csv"
     csv.write_text('unit,coder,value\n1,A,"[""a"", null]"\n1,B,"[""a""]"\n')
@@ -659,7 +659,7 @@ def test_odd_cells_read_alike_with_and_without_pyarrow(odd, one_char, cells_read
     but a string, on either road (found in review: dict_values and Sequence cells were sets
     with pyarrow and labels without it; a Series with its own index raised KeyError). With
     one-character labels the rows are also checked in Python."""
-    from pandas_agree.setvalues import is_set_cell
+    from pandas_agree.data.sets import is_set_cell
 
     cell = odd()
     others = [["a", "b"], ["c"], ["c"], ["a"], ["d"]] if one_char else [
@@ -723,7 +723,7 @@ def _cells(values) -> np.ndarray:
 def test_pandas_explode_loop_is_read_as_relied_on():
     """The loop behind Series.explode marks an empty list with one NaN item; `_explode`
     takes the marks out and keeps a real missing item (which the caller refuses)."""
-    from pandas_agree import setvalues
+    from pandas_agree.data import sets as setvalues
 
     if setvalues._pandas_explode is None:  # pragma: no cover - a pandas that moved it
         pytest.skip("pandas has no explode loop at pandas._libs.reshape")
@@ -817,8 +817,8 @@ def test_arrow_labels_encoded_in_two_halves_match_first_appearance(seed, monkeyp
     """Labels of a large Arrow list column are dictionary-encoded in two halves at once;
     the codes must be those of first appearance over the whole column, as written here,
     with labels new in the second half, null items (code -1) and empty strings."""
-    from pandas_agree import setvalues
     from pandas_agree._core import tuning
+    from pandas_agree.data import sets as setvalues
 
     monkeypatch.setattr(tuning, "PARALLEL_MIN_LABELS", 4)
     rng = np.random.default_rng(seed)
@@ -876,7 +876,7 @@ def test_arrow_list_layouts_read_as_their_python_lists(layout, min_labels, monke
     """Every layout, its labels encoded in one piece or in two halves at once, numbered in
     C or by pyarrow (missing rows that hold items, at the ends too, must be left out)."""
     from pandas_agree._core import tuning
-    from pandas_agree.setvalues import from_arrow
+    from pandas_agree.data.sets import from_arrow
 
     if min_labels is not None:
         monkeypatch.setattr(tuning, "PARALLEL_MIN_LABELS", min_labels)
@@ -902,7 +902,7 @@ def test_nan_in_an_arrow_float_list_is_a_missing_element():
     df = pd.DataFrame({"unit": [0, 0, 1, 1], "coder": [0, 1, 0, 1], "value": s})
     with pytest.raises(MissingInSetError, match="unit 0, coder 0"):
         pa.alpha(df, "jaccard")
-    from pandas_agree.data import set_incidence
+    from pandas_agree.data.prepare import set_incidence
 
     with pytest.raises(MissingInSetError):  # and never a column index -1
         set_incidence(pd.Index([frozenset({1.0, float("nan")}), frozenset({1.0})]))
@@ -927,7 +927,7 @@ def test_fixed_size_lists_with_every_row_missing():
     """pyarrow 12 cannot flatten a fixed-size list column whose rows are all null."""
     arr = pyarrow.array([None, None, ["a", "b"]], type=pyarrow.list_(pyarrow.string(), 2))
     for part in (arr.slice(0, 2), arr.slice(1, 2)):
-        from pandas_agree.setvalues import from_arrow
+        from pandas_agree.data.sets import from_arrow
 
         form = from_arrow(pd.Series(part, dtype=pd.ArrowDtype(part.type)))
         rows = [r for r in part.to_pylist() if r is not None]
@@ -955,7 +955,7 @@ def test_list_view_columns_are_lists():
 def test_a_changed_pandas_explode_loop_falls_back(changed, monkeypatch):
     """The loop is private to pandas: if it ever fails or answers in other shapes, the
     lists take the general pass and the number stays right."""
-    from pandas_agree import setvalues
+    from pandas_agree.data import sets as setvalues
 
     df = random_set_frame(3)
     as_lists = df.assign(value=[None if v is None else sorted(v) for v in df["value"]])

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pandas_agree.shortstrings import MAX_BYTES, short_string_codes
+from pandas_agree.data.strings import MAX_BYTES, short_string_codes
 
 pa = pytest.importorskip("pyarrow")
 pytestmark = pytest.mark.usefixtures("key_numbering")  # in C and by numpy

@@ -13,6 +13,7 @@ Sources
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from collections import Counter
@@ -526,7 +527,7 @@ def test_span_report_reason_for_one_coder_document():
 
 
 def _run(capsys, *argv):
-    from pandas_agree.cli import main
+    from pandas_agree.frontends.cli import main
 
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
@@ -564,20 +565,30 @@ def test_cli_spans_errors(tmp_path, capsys):
     assert code == 2 and "invalid choice: 'excel'" in err
     from pandas_agree.io import example_path
 
+    # Label Studio holds the task texts: token units by default
     path = example_path("label_studio.json")
-    code, _, err = _run(capsys, "spans", path, "--format", "labelstudio", "--unit", "token")
-    assert code == 2 and "--unit token needs the document texts" in err
     code, out, err = _run(capsys, "spans", path, "--format", "labelstudio")
+    assert code == 0 and "token" in out, err
+    # an export without texts: --unit token is refused, char units are the default
+    tasks = json.loads(path.read_text(encoding="utf-8"))
+    for task in tasks:
+        task["data"] = {"page": task["data"]["text"]}
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(tasks), encoding="utf-8")
+    code, _, err = _run(capsys, "spans", bare, "--format", "labelstudio", "--unit", "token")
+    assert code == 2 and "--unit token needs the document texts" in err
+    code, out, err = _run(capsys, "spans", bare, "--format", "labelstudio")
     assert code == 0 and "char" in out
 
 
 @pytest.mark.parametrize(
     ("fmt", "example", "reader", "unit"),
     [
-        pytest.param("labelstudio", "label_studio.json", "read_label_studio", "char", id="ls"),
-        pytest.param("webanno", "webanno", "read_webanno_tsv", "char", id="webanno"),
-        pytest.param("jsonl", "doccano", "read_jsonl", "char", id="doccano"),
-        pytest.param("jsonl", "prodigy.jsonl", "read_jsonl", "char", id="prodigy"),
+        # every bundled export holds its texts: token units by default
+        pytest.param("labelstudio", "label_studio.json", "read_label_studio", "token", id="ls"),
+        pytest.param("webanno", "webanno", "read_webanno_tsv", "token", id="webanno"),
+        pytest.param("jsonl", "doccano", "read_jsonl", "token", id="doccano"),
+        pytest.param("jsonl", "prodigy.jsonl", "read_jsonl", "token", id="prodigy"),
     ],
 )
 def test_cli_spans_bundled_exports_match_span_report(capsys, fmt, example, reader, unit):

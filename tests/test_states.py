@@ -21,7 +21,7 @@ from pandas_agree import reasons
 from pandas_agree._core.kernels import ScoreKernel
 from pandas_agree._core.states import AlphaState, Precision, alpha_state
 from pandas_agree.errors import DegenerateDataWarning
-from pandas_agree.reporting import finish_report, group_table
+from pandas_agree.krippendorff.report import finish_report, group_table
 
 KRIPP = pa.datasets.krippendorff_2011
 INTERVAL_2011 = 0.849  # Krippendorff (2011), section C, interval metric

@@ -419,8 +419,8 @@ def test_bad_frames():
 def test_accessor_signatures_are_the_functions():
     import inspect
 
-    from pandas_agree._forward import forwarded_parameters
-    from pandas_agree.accessor import AgreeAccessor
+    from pandas_agree.frontends.accessor import AgreeAccessor
+    from pandas_agree.frontends.forward import forwarded_parameters
 
     for name in ["unitizing_alpha", "spans_to_units", "span_f1", "span_kappa", "span_report"]:
         func = getattr(pa.spans, name)

@@ -16,7 +16,9 @@ import pandas as pd
 import pytest
 
 import pandas_agree as pa
-from pandas_agree.coefficients import (
+from pandas_agree.datasets import from_matrix
+from pandas_agree.errors import InvalidParameterError
+from pandas_agree.kappa.coefficients import (
     bennett_s,
     cohen_kappa,
     cohen_kappa_table,
@@ -27,9 +29,7 @@ from pandas_agree.coefficients import (
     scott_pi_table,
     table_to_long,
 )
-from pandas_agree.datasets import from_matrix
-from pandas_agree.errors import InvalidParameterError
-from pandas_agree.weights import WEIGHT_SCHEMES, agreement_weights, weight_matrix
+from pandas_agree.kappa.weights import WEIGHT_SCHEMES, agreement_weights, weight_matrix
 
 _ = None
 # Gwet (2014), cac.raw4raters (irrCAC datasets.raw_4raters): 4 raters, 12 units, 1-5.

@@ -10,7 +10,7 @@ xr = pytest.importorskip("xarray")
 
 import pandas_agree as pa  # noqa: E402
 from pandas_agree.errors import InvalidParameterError, ValueTypeError  # noqa: E402
-from pandas_agree.xarray_accessor import to_long  # noqa: E402
+from pandas_agree.frontends.xarray import to_long  # noqa: E402
 
 DISTANCES = ["nominal", "jaccard", "masi"]
 
@@ -192,7 +192,7 @@ def test_errors_name_the_parameter():
 def test_registered_by_import_pandas_agree_when_wired():
     # the accessor exists once the module is imported (pandas_agree imports it when xarray is
     # installed)
-    import pandas_agree.xarray_accessor as mod
+    import pandas_agree.frontends.xarray as mod
 
     assert isinstance(xr.DataArray([0]).agree, mod.AgreeDataArrayAccessor)
     assert isinstance(xr.Dataset().agree, mod.AgreeDatasetAccessor)

@@ -1,6 +1,6 @@
 r"""Chance-corrected agreement coefficients on integer codes (numpy only).
 
-The math of :mod:`pandas_agree.coefficients`: codes and counts in, numbers out. Every
+The math of :mod:`pandas_agree.kappa.coefficients`: codes and counts in, numbers out. Every
 coefficient is :math:`(p_o - p_e) / (1 - p_e)`; the two-coder ones take ``p_o`` and ``p_e``
 from a contingency table, the multi-coder ones from Gwet's (2014) per-unit terms.
 """
@@ -69,7 +69,7 @@ def table_proportions(
 ) -> tuple[float, float]:
     """``(p_o, p_e)`` of a two-coder table; ``method`` is "cohen" or "scott".
 
-    (Not :func:`pandas_agree.coref.table_agreement`, which scores a 2 x 2 link table.)
+    (Not :func:`pandas_agree.tasks.coref.table_agreement`, which scores a 2 x 2 link table.)
     """
     p = table / table.sum()
     rows, cols = p.sum(axis=1), p.sum(axis=0)

@@ -3,7 +3,8 @@
 Two algorithms, one function each:
 
 * :func:`krippendorff_replicates`: Krippendorff's algorithm (steps 1-4 of
-  :mod:`pandas_agree.intervals`). Pairs of values are drawn from the observed coincidence
+  :mod:`pandas_agree.krippendorff.bootstrap`). Pairs of values are drawn from the observed
+  coincidence
   matrix (:func:`coincidence_replicates`), ``D_e`` is held fixed, replicates are clipped at
   -1 and corrected for draws of one value (:func:`correct_perfect_replicates`).
 * :func:`resampled_replicates`: resampling units (or clusters of units) with replacement,

@@ -1,6 +1,7 @@
 r"""Decompositions of an alpha's observed disagreement by unit and by coder (numpy only).
 
-The math of :mod:`pandas_agree.diagnostics`: integer codes and counts in, arrays out. The
+The math of :mod:`pandas_agree.krippendorff.diagnostics`: integer codes and counts in, arrays out.
+The
 distance itself is the kernel's business: every per-rating term comes from
 :meth:`pandas_agree._core.kernels.Kernel.entry_terms`, every alpha from the kernel's sums.
 """

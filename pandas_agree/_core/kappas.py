@@ -1,7 +1,7 @@
 r"""Multi-rater kappas, marginal bounds and per-category terms on integer codes (numpy only).
 
-The math of :mod:`pandas_agree.multirater`, :mod:`pandas_agree.marginals` and
-:mod:`pandas_agree.categories`. Ratings arrive as parallel arrays of unit, coder and category
+The math of :mod:`pandas_agree.kappa.multi_coder`, :mod:`pandas_agree.kappa.marginals` and
+:mod:`pandas_agree.kappa.categories`. Ratings arrive as parallel arrays of unit, coder and category
 codes; every function counts with ``np.bincount`` and never loops over units.
 """
 

@@ -636,7 +636,7 @@ class SetKernel(Kernel):
 
     (A vectorised set distance that is not 1 for some disjoint pair is evaluated on every
     pair of values instead: see :meth:`disjoint_is_one` and
-    :func:`pandas_agree.reliability.make_kernel`.)
+    :func:`pandas_agree.krippendorff.alpha.make_kernel`.)
 
     ``E = (n^2 - sum n_c^2) - sum_{c != k, A_c & A_k != {}} n_c n_k s_ck`` with similarity
     ``s = 1 - delta``. The last sum is :class:`~pandas_agree._core.setpairs.PairSums`: pairs

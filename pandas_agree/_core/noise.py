@@ -1,6 +1,6 @@
 r"""The arithmetic of Beigman Klebanov & Beigman's (2009) noise model (numpy only).
 
-The math of :mod:`pandas_agree.noise`: counts and integer codes in, numbers out; the
+The math of :mod:`pandas_agree.tasks.noise.model`: counts and integer codes in, numbers out; the
 validation, warnings and result objects stay there.
 
 * :func:`posterior`: summaries of the posterior of the number of hard agreed items
@@ -131,7 +131,7 @@ def largest_tolerable(n: int, p: float, tau_max: float, alpha: float) -> int | N
     ``alpha`` is ``1 - confidence``. None when even ``d = 0`` fails. Bisection on ``d``,
     certified by :math:`P(X = n \mid A_d) \le` :data:`TOP_MASS_EPS` at the answer; where the
     certificate fails, the region where it holds is found by bisection and the rest scanned
-    (see :func:`pandas_agree.noise.max_disagreements` for the argument).
+    (see :func:`pandas_agree.tasks.noise.model.max_disagreements` for the argument).
 
     Examples
     --------

@@ -15,8 +15,10 @@ import numpy as np
 
 __all__ = [
     "AlphaState",
+    "BootstrapState",
     "ChanceState",
     "Precision",
+    "ResultState",
     "alpha_state",
     "alpha_states",
     "combine_precision",
@@ -71,6 +73,63 @@ class ChanceState(enum.IntEnum):
     DEFINED = 0
     #: ``p_e = 1`` (every rating falls in one category): the coefficient is undefined.
     CHANCE_IS_ONE = 1
+    #: Bangdiwala's B: the two coders never used the same category (every rectangle empty).
+    NO_SHARED_CATEGORY = 2
+    #: Light's kappa: no pair of coders has a defined kappa (each has chance agreement 1).
+    NO_PAIR_DEFINED = 3
+
+    @property
+    def undefined(self) -> bool:
+        """Whether the coefficient is NaN in this state."""
+        return self is not ChanceState.DEFINED
+
+
+class ResultState(enum.IntEnum):
+    """The state of a result that has no states of its own: defined, noted or undefined.
+
+    Examples
+    --------
+    >>> ResultState.UNDEFINED.undefined
+    True
+    """
+
+    #: The headline number is defined and there is nothing to add.
+    DEFINED = 0
+    #: Defined, with a note (the result's ``reason``).
+    NOTED = 1
+    #: The headline number is NaN (the result's ``reason`` says why).
+    UNDEFINED = 2
+
+    @property
+    def undefined(self) -> bool:
+        """Whether the headline number is NaN in this state."""
+        return self is ResultState.UNDEFINED
+
+
+class BootstrapState(enum.IntEnum):
+    """What a bootstrap distribution of alpha looks like.
+
+    Examples
+    --------
+    >>> BootstrapState.NO_SPREAD.degenerate, BootstrapState.SOME_UNDEFINED.degenerate
+    (True, False)
+    """
+
+    #: Replicates spread, every one defined.
+    DEFINED = 0
+    #: Some resamples had no expected disagreement and are left out of the interval.
+    SOME_UNDEFINED = 1
+    #: Every replicate is 1: every pairable value agrees, resampling cannot vary it.
+    ALL_AGREE = 2
+    #: Every replicate equals one value below 1: the distribution has no spread.
+    NO_SPREAD = 3
+    #: No replicate is defined.
+    NONE_DEFINED = 4
+
+    @property
+    def degenerate(self) -> bool:
+        """Whether the interval is degenerate (a point, or nothing)."""
+        return self >= BootstrapState.ALL_AGREE
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ CODER_SCAN_CHUNK = 1 << 16
 
 #: Dask route: coder bit masks detect duplicate ratings while they take at most this many
 #: int64 columns (about 220 coders); beyond, a groupby over (unit, coder) does
-#: (pandas_agree.dask.partitions). Carried over from the dask route (no record of a
+#: (pandas_agree.frontends.dask.chunks). Carried over from the dask route (no record of a
 #: measurement); not re-measured for issue 16.
 DUPLICATE_MASK_WORDS = 4
 
@@ -150,7 +150,7 @@ DISJOINT_CHECK_SIZES = 2048
 #: Value columns of at least this many rows whose coding releases the GIL (Arrow list and
 #: string columns) or that are lists, sets or arrays read without the C accelerator (which
 #: holds the GIL, as pd.factorize does) have their unit and coder columns coded
-#: on a worker thread meanwhile (pandas_agree.data.prepare, pandas_agree._threads):
+#: on a worker thread meanwhile (pandas_agree.data.prepare.prepare, pandas_agree._threads):
 #: pyarrow's dictionary encoding (pandas' default string columns) and numpy's loops release
 #: the GIL too, so the two overlap on two cores. Measured here at 300,000 rows (2 cores,
 #: benchmarks/bench_sets.py, workers kept between calls): Arrow lists 25-29 -> 23-24 ms with
@@ -165,7 +165,7 @@ PARALLEL_MIN_ROWS = 50_000
 
 #: An Arrow list column of at least this many string labels that the C accelerator does
 #: not number (a label over 7 bytes or a null, or no C) has them dictionary-encoded in
-#: two halves at once, on two cores (pandas_agree.setvalues). Measured here on the 540,000
+#: two halves at once, on two cores (pandas_agree.data.sets). Measured here on the 540,000
 #: labels of benchmarks/bench_sets.py: 6.3 -> 3.2 ms for the encoding alone. Below this a
 #: half takes under 0.6 ms, a few times what handing it to a kept worker costs.
 PARALLEL_MIN_LABELS = 100_000

@@ -17,6 +17,8 @@ __all__ = [
     "from_matrix",
     "krippendorff_2011",
     "masi_figures",
+    "model_annotations",
+    "model_runs",
     "pyramid_figure1",
     "pyramid_figure5",
     "pyramid_study_peers",
@@ -141,5 +143,6 @@ def masi_figures() -> pd.DataFrame:
 
 
 from .fleiss import diagnoses  # noqa: E402
+from .model_study import model_annotations, model_runs  # noqa: E402
 from .passonneau import coref_sample2, pyramid_figure1, pyramid_figure5  # noqa: E402
 from .pyramid_study import pyramid_study_peers, pyramid_study_pyramids  # noqa: E402

@@ -16,7 +16,14 @@ a few reader-specific columns (``annotation`` ids and so on). Rows are sorted by
 coder, start, end, label; ``frame.attrs["coverage"]`` lists every (document, coder) pair
 read, including documents in which a coder marked nothing. Readers never compute
 statistics; malformed input raises :class:`~pandas_agree.errors.ReaderError` naming the
-file and line.
+file and line. ``frame.attrs["texts"]`` holds the documents' texts where the export has them
+(CoNLL-2012: ``frame.attrs["n_tokens"]``), used by the span functions.
+
+Asked for relations (``read_brat(..., relations=True)``, ``read_label_studio(...,
+relations=True)``, ``read_webanno_tsv(..., relation_layer=...)``), a reader returns a
+:class:`SpansAndRelations` ``(spans, relations)``: the relation frame has the columns
+:data:`RELATION_COLUMNS`, ``document, coder, relation, label, head, tail, head_start,
+head_end, head_label, tail_start, tail_end, tail_label``.
 
 =========================  ===============================================================
 :func:`read_brat`          brat standoff (``.ann`` beside ``.txt``)
@@ -33,6 +40,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InvalidParameterError
+from ._common import RELATION_COLUMNS, SpansAndRelations
 from .brat import read_brat
 from .conll2012 import conll2012_to_codes, conll2012_tokens, read_conll2012
 from .jsonl import read_jsonl
@@ -41,6 +49,8 @@ from .webanno import NAMED_ENTITY, read_webanno_tsv
 
 __all__ = [
     "NAMED_ENTITY",
+    "RELATION_COLUMNS",
+    "SpansAndRelations",
     "conll2012_to_codes",
     "conll2012_tokens",
     "example_path",

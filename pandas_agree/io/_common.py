@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -17,15 +17,21 @@ import pandas as pd
 from ..errors import InvalidParameterError, ReaderError
 
 __all__ = [
+    "RELATION_COLUMNS",
     "SPAN_COLUMNS",
     "CoderRule",
+    "DocumentTexts",
     "PathLike",
     "Source",
+    "SpansAndRelations",
+    "add_relation",
     "check_choice",
     "coder_of",
     "decode_error",
     "expand_files",
     "read_text",
+    "relation_frame",
+    "relation_rows",
     "span_frame",
     "utf16_to_codepoints",
 ]
@@ -36,7 +42,88 @@ CoderRule = str | Mapping[Any, Any] | Callable[[Path], Any]
 
 #: The columns every span frame starts with, in this order.
 SPAN_COLUMNS = ("document", "coder", "start", "end", "label")
-_INT_COLUMNS = frozenset({"start", "end", "chain", "token", "sentence", "fragment"})
+#: The columns of a relation frame, in this order.
+RELATION_COLUMNS = (
+    "document",
+    "coder",
+    "relation",
+    "label",
+    "head",
+    "tail",
+    "head_start",
+    "head_end",
+    "head_label",
+    "tail_start",
+    "tail_end",
+    "tail_label",
+)
+_INT_COLUMNS = frozenset(
+    {
+        "start",
+        "end",
+        "chain",
+        "token",
+        "sentence",
+        "fragment",
+        "head_start",
+        "head_end",
+        "tail_start",
+        "tail_end",
+    }
+)
+_RELATION_SORT = (
+    "document",
+    "coder",
+    "head_start",
+    "head_end",
+    "tail_start",
+    "tail_end",
+    "relation",
+)
+
+
+class SpansAndRelations(NamedTuple):
+    """What a reader returns when asked for relations: the span frame and the relation frame.
+
+    ``spans`` is the span frame the reader returns without relations; ``relations`` has one
+    row per relation, columns ``document, coder, relation, label, head, tail, head_start,
+    head_end, head_label, tail_start, tail_end, tail_label`` (see :doc:`/io`). Unpack it
+    (``spans, relations = read_brat(path, relations=True)``) or use the fields.
+    """
+
+    spans: pd.DataFrame
+    relations: pd.DataFrame
+
+
+def relation_frame(rows: Mapping[str, Sequence[Any]], spans: pd.DataFrame) -> pd.DataFrame:
+    """A relation frame from ``rows`` (the columns of :data:`RELATION_COLUMNS`), sorted by
+    document, coder, head and tail offsets, relation id; ``attrs["coverage"]`` of ``spans``."""
+    frame = span_frame({name: rows[name] for name in RELATION_COLUMNS}, _RELATION_SORT)
+    if "coverage" in spans.attrs:
+        frame.attrs["coverage"] = spans.attrs["coverage"]
+    return frame
+
+
+def relation_rows() -> dict[str, list[Any]]:
+    """Empty columns for :func:`relation_frame`."""
+    return {name: [] for name in RELATION_COLUMNS}
+
+
+def add_relation(
+    rows: dict[str, list[Any]],
+    document: Any,
+    coder: Any,
+    relation: Any,
+    label: Any,
+    head: tuple[Any, int, int, Any],
+    tail: tuple[Any, int, int, Any],
+) -> None:
+    """Append one relation; ``head`` and ``tail`` are (annotation id, start, end, label)."""
+    values = (document, coder, relation, label, head[0], tail[0], *head[1:], *tail[1:])
+    for name, value in zip(RELATION_COLUMNS, values):
+        rows[name].append(value)
+
+
 _SHOW = 5
 
 
@@ -202,3 +289,60 @@ def span_frame(
     if len(frame) > 1:
         frame = frame.sort_values(list(sort_by), kind="mergesort", na_position="last")
     return frame.reset_index(drop=True)
+
+
+def _sorted(keys: Iterable[Any]) -> list[Any]:
+    keys = list(keys)
+    try:
+        return sorted(keys)
+    except TypeError:  # ids of mixed types
+        return sorted(keys, key=repr)
+
+
+class DocumentTexts:
+    """The text of each document as read, one text per document whoever annotated it.
+
+    Offsets of two coders can only be compared when they index the same text, so a
+    document read with two different texts raises (naming both places). ``attach`` puts
+    the texts in ``frame.attrs[key]`` when every document read has one: partial texts
+    would make the span functions refuse the documents without one.
+    """
+
+    def __init__(self, what: str = "text") -> None:
+        self.what = what
+        self.texts: dict[Any, Any] = {}
+        self.where: dict[Any, str] = {}
+        self.documents: set[Any] = set()
+
+    def saw(self, document: Any) -> None:
+        """``document`` was read (with or without a text)."""
+        self.documents.add(document)
+
+    def add(self, document: Any, text: Any, where: str, file: Any, line: int | None = None) -> None:
+        """Record ``text`` as the text of ``document`` read at ``where``."""
+        self.documents.add(document)
+        if document not in self.texts:
+            self.texts[document] = text
+            self.where[document] = where
+            return
+        first = self.texts[document]
+        if first == text:
+            return
+        k = next(
+            (i for i, (a, b) in enumerate(zip(first, text)) if a != b), min(len(first), len(text))
+        )
+        raise ReaderError(
+            f"document {document!r} has another {self.what} at {where} than at "
+            f"{self.where[document]} (they differ from position {k} on, lengths "
+            f"{len(text)} and {len(first)}); offsets into two different texts cannot be "
+            "compared",
+            file,
+            line,
+        )
+
+    def attach(
+        self, frame: pd.DataFrame, key: str = "texts", value: Callable[[Any], Any] = str
+    ) -> None:
+        """``frame.attrs[key] = {document: value(text)}`` when every document has a text."""
+        if self.documents and self.documents.issubset(self.texts):
+            frame.attrs[key] = {d: value(self.texts[d]) for d in _sorted(self.documents)}

@@ -8,16 +8,29 @@ fragments joined by one space.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 import pandas as pd
 
 from ..errors import InvalidParameterError, ReaderError
-from ._common import CoderRule, Source, coder_of, expand_files, read_text, span_frame
+from ._common import (
+    CoderRule,
+    DocumentTexts,
+    Source,
+    SpansAndRelations,
+    add_relation,
+    coder_of,
+    expand_files,
+    read_text,
+    relation_frame,
+    relation_rows,
+    span_frame,
+)
 
 __all__ = ["read_brat"]
 
@@ -65,11 +78,23 @@ def _root_files(root: Path, coder: CoderRule) -> list[tuple[Path, str, Any]]:
 
 
 def _parse_ann(
-    ann: Path, document: str, coder: Any, check_text: bool, rows: dict[str, list[Any]]
+    ann: Path,
+    document: str,
+    coder: Any,
+    check_text: bool,
+    rows: dict[str, list[Any]],
+    texts: DocumentTexts,
+    relations: dict[str, list[Any]] | None = None,
 ) -> None:
     source = read_text(ann)
+    bounds: dict[str, tuple[int, int, str, int]] = {}  # T id -> (start, end, label, line)
+    pending: list[tuple[int, str, str]] = []  # (line, id, rest) of R, E and * lines
     txt_path = ann.with_suffix(".txt")
     doc_text = read_text(txt_path, bom=False) if txt_path.is_file() else None
+    if doc_text is None:
+        texts.saw(document)
+    else:
+        texts.add(document, doc_text, repr(str(txt_path)), txt_path)
     for number, raw in enumerate(source.split("\n"), start=1):
         line = raw[:-1] if raw.endswith("\r") else raw
         if not line.strip():
@@ -79,6 +104,8 @@ def _parse_ann(
             raise ReaderError(f"expected '<id><TAB>...', got {line!r}", ann, number)
         kind = ident[0]
         if kind in _OTHER_KINDS:
+            if kind in "RE*":
+                pending.append((number, ident, rest))
             continue  # relations, events, attributes, notes: not spans (documented)
         if kind != "T":
             raise ReaderError(
@@ -115,6 +142,13 @@ def _parse_ann(
             if start > end:
                 raise ReaderError(
                     f"annotation {ident}: start {start} is after end {end}", ann, number
+                )
+            if start == end:
+                raise ReaderError(
+                    f"annotation {ident}: zero-length span {start}-{end} (a span covers at "
+                    "least one character; remove the annotation or widen it)",
+                    ann,
+                    number,
                 )
             fragments.append((start, end))
         if doc_text is not None:
@@ -153,6 +187,13 @@ def _parse_ann(
                 )
             else:
                 pieces = [ann_text if len(fragments) == 1 else None] * len(fragments)
+        if ident in bounds:
+            raise ReaderError(
+                f"annotation id {ident} is used twice (first on line {bounds[ident][3]})",
+                ann,
+                number,
+            )
+        bounds[ident] = (min(f[0] for f in fragments), max(f[1] for f in fragments), label, number)
         for index, ((start, end), piece) in enumerate(zip(fragments, pieces)):
             rows["document"].append(document)
             rows["coder"].append(coder)
@@ -162,11 +203,146 @@ def _parse_ann(
             rows["text"].append(piece)
             rows["annotation"].append(ident)
             rows["fragment"].append(index)
+    if relations is not None:
+        _relations(ann, document, coder, bounds, pending, relations)
 
 
+def _argument(text: str, what: str, ident: str, ann: Path, number: int) -> tuple[str, str]:
+    """``Role:ID`` split, or a ReaderError naming the line."""
+    role, colon, target = text.partition(":")
+    if not colon or not role or not target:
+        raise ReaderError(f"{what} {ident}: expected 'Role:ID', got {text!r}", ann, number)
+    return role, target
+
+
+def _relations(
+    ann: Path,
+    document: str,
+    coder: Any,
+    bounds: dict[str, tuple[int, int, str, int]],
+    pending: list[tuple[int, str, str]],
+    out: dict[str, list[Any]],
+) -> None:
+    """The relation rows of one ``.ann``: R lines, E lines (trigger -> each argument), * lines."""
+    events: dict[str, tuple[str, list[tuple[str, str]], int]] = {}
+    for number, ident, rest in pending:
+        if ident[0] != "E":
+            continue
+        if ident in events:
+            raise ReaderError(
+                f"event id {ident} is used twice (first on line {events[ident][2]})", ann, number
+            )
+        fields = rest.split("\t")[0].split()
+        if not fields:
+            raise ReaderError(f"event {ident} has no 'Type:Trigger'", ann, number)
+        _, trigger = _argument(fields[0], "event", ident, ann, number)
+        if trigger not in bounds:
+            raise ReaderError(
+                f"event {ident}: its trigger {trigger} is not a text-bound annotation of the file",
+                ann,
+                number,
+            )
+        args = [_argument(f, "event", ident, ann, number) for f in fields[1:]]
+        events[ident] = (trigger, args, number)
+
+    def endpoint(target: str, what: str, ident: str, number: int) -> tuple[str, int, int, str]:
+        if target in events:
+            target = events[target][0]  # an event stands for its trigger
+        if target not in bounds:
+            raise ReaderError(
+                f"{what} {ident}: argument {target} is not an annotation of the file",
+                ann,
+                number,
+            )
+        start, end, label, _ = bounds[target]
+        return target, start, end, label
+
+    # An event cannot be its own argument, directly or through nested events.
+    state: dict[str, int] = {}
+
+    def visit(event: str) -> None:
+        state[event] = 1
+        for _, target in events[event][1]:
+            if target in events:
+                if state.get(target) == 1:
+                    raise ReaderError(
+                        f"event {event} takes event {target} as an argument, which leads back "
+                        f"to {event}: nested events cannot form a cycle",
+                        ann,
+                        events[event][2],
+                    )
+                if target not in state:
+                    visit(target)
+        state[event] = 2
+
+    for event in events:
+        if event not in state:
+            visit(event)
+
+    for number, ident, rest in pending:
+        fields = rest.split("\t")[0].split()
+        if ident[0] == "R":
+            if len(fields) != 3:
+                raise ReaderError(
+                    f"relation {ident} needs '<type> Arg1:<id> Arg2:<id>', got {rest!r}",
+                    ann,
+                    number,
+                )
+            label = fields[0]
+            (_, head), (_, tail) = (
+                _argument(f, "relation", ident, ann, number) for f in fields[1:]
+            )
+            add_relation(
+                out,
+                document,
+                coder,
+                ident,
+                label,
+                endpoint(head, "relation", ident, number),
+                endpoint(tail, "relation", ident, number),
+            )
+        elif ident[0] == "E":
+            trigger, args, _ = events[ident]
+            roles = {role for role, _ in args}
+            head = endpoint(trigger, "event", ident, number)
+            for role, target in args:
+                base = role.rstrip("0123456789")
+                # brat numbers the 2nd, 3rd, ... argument of a repeated role (Theme,
+                # Theme2, Theme3); a role whose own name ends in a digit (Arg1) is kept.
+                label = base if base != role and base in roles else role
+                tail = endpoint(target, "event", ident, number)
+                add_relation(out, document, coder, f"{ident}:{role}", label, head, tail)
+        else:  # "*": an equivalence class, one relation per pair in written order
+            if len(fields) < 3:
+                raise ReaderError(
+                    f"equivalence needs '<type> <id> <id> ...', got {rest!r}", ann, number
+                )
+            label, members = fields[0], fields[1:]
+            ends = [endpoint(m, "equivalence", "*", number) for m in members]
+            for i, j in itertools.combinations(range(len(members)), 2):
+                relation = f"*{number}:{members[i]}-{members[j]}"
+                add_relation(out, document, coder, relation, label, ends[i], ends[j])
+
+
+@overload
 def read_brat(
-    source: Source, *, coder: CoderRule = "parent", check_text: bool = True
-) -> pd.DataFrame:
+    source: Source,
+    *,
+    coder: CoderRule = ...,
+    check_text: bool = ...,
+    relations: Literal[False] = ...,
+) -> pd.DataFrame: ...
+@overload
+def read_brat(
+    source: Source, *, coder: CoderRule = ..., check_text: bool = ..., relations: Literal[True]
+) -> SpansAndRelations: ...
+def read_brat(
+    source: Source,
+    *,
+    coder: CoderRule = "parent",
+    check_text: bool = True,
+    relations: bool = False,
+) -> pd.DataFrame | SpansAndRelations:
     """Read brat standoff annotations (``.ann`` files) into a span frame.
 
     Parameters
@@ -186,6 +362,16 @@ def read_brat(
         (fragments joined by one space, as brat writes them); a mismatch (typically byte
         offsets or another encoding) raises. Without a ``.txt`` the text field is split into
         fragments by their lengths, and a length mismatch raises.
+    relations : bool, default False
+        Also read the relations: ``R`` lines (head the first argument, ``Arg1``, tail the
+        second), ``E`` lines (events: one relation from the trigger's ``T`` annotation to
+        each argument, labelled by its role; brat writes the 2nd, 3rd ... argument of a
+        repeated role as ``Theme2``, ``Theme3``, which are labelled ``Theme``, while a role
+        whose own name ends in a digit, such as ``Arg1``, is kept; an argument that is an
+        event stands for its trigger) and ``*`` lines (an equivalence class ``* Equiv T1 T2
+        T3``: one relation per pair, in written order, labelled by the type; compare them
+        unordered). Relation ids: the ``R`` id, ``E1:Role`` for an event argument,
+        ``*<line>:T1-T2`` for a pair of an equivalence.
 
     Returns
     -------
@@ -212,16 +398,36 @@ def read_brat(
 
         ``frame.attrs["coverage"]`` lists every (document, coder) pair read, including
         documents in which a coder marked nothing (an empty ``.ann``).
+        ``frame.attrs["texts"]`` maps each document to the text of its ``.txt`` when every
+        document has one; :func:`~pandas_agree.spans_to_units`,
+        :func:`~pandas_agree.span_report` and :func:`~pandas_agree.unitizing_alpha` use it
+        when no ``texts=`` is passed.
 
         Relations (``R``), events (``E``), attributes (``A``, ``M``), normalizations
-        (``N``), equivalences (``*``) and notes (``#``) are not spans and are not read.
+        (``N``), equivalences (``*``) and notes (``#``) are not spans: attributes,
+        normalizations and notes are not read, relations, events and equivalences with
+        ``relations=True``.
+
+    SpansAndRelations
+        With ``relations=True``: ``(spans, relations)``, the span frame above and one row
+        per relation with the columns ``document, coder, relation, label, head, tail,
+        head_start, head_end, head_label, tail_start, tail_end, tail_label``: ``head`` and
+        ``tail`` are ``T`` ids of the span frame's ``annotation`` column, their offsets
+        and labels joined in (a discontinuous annotation from its first fragment's start
+        to its last fragment's end); sorted by document, coder, head and tail offsets.
 
     Raises
     ------
     ReaderError
-        A malformed line (with the file and line number), offsets beyond the text, a text
-        field that does not match the ``.txt`` (with ``check_text=True``), or two files
-        giving the same (document, coder).
+        A malformed line (with the file and line number), a zero-length span
+        (``T2 PER 6 6``), offsets beyond the text, a text
+        field that does not match the ``.txt`` (with ``check_text=True``), an annotation id
+        used twice in a file; with ``relations=True``, a relation or event argument, or an
+        event trigger, that is not an annotation of the file, a relation without exactly
+        two arguments, events that are their own arguments (directly or through nested
+        events); two files
+        giving the same (document, coder), or two annotators' ``.txt`` of one document
+        that differ (their offsets could not be compared).
     InvalidParameterError
         A missing path, a directory without annotator subdirectories, a bad ``coder``.
 
@@ -240,9 +446,18 @@ def read_brat(
     4     sony    bob     33   41       Company      Ericsson
     5     sony    bob     45   57  Organization  mobile phone
     6     sony    bob     75   81       Country        Sweden
+
+    Its relations (alice's ``R1 Partner Arg1:T1 Arg2:T2``; bob marked none):
+
+    >>> spans, relations = io.read_brat(io.example_path("brat"), relations=True)
+    >>> relations[["coder", "relation", "label", "head", "tail", "head_start", "tail_start"]]
+       coder relation    label head tail  head_start  tail_start
+    0  alice       R1  Partner   T1   T2           0          33
     """
     if not isinstance(check_text, bool):
         raise InvalidParameterError(f"`check_text` must be True or False, got {check_text!r}")
+    if not isinstance(relations, bool):
+        raise InvalidParameterError(f"`relations` must be True or False, got {relations!r}")
     if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
         files = _root_files(Path(source), coder)
     else:
@@ -256,6 +471,8 @@ def read_brat(
         for name in ("document", "coder", "start", "end", "label", "text", "annotation", "fragment")
     }
     first: dict[tuple[Any, Any], Path] = {}
+    texts = DocumentTexts()
+    links = relation_rows() if relations else None
     for ann, document, name in files:
         if (document, name) in first:
             raise ReaderError(
@@ -264,7 +481,10 @@ def read_brat(
                 ann,
             )
         first[(document, name)] = ann
-        _parse_ann(ann, document, name, check_text, rows)
+        _parse_ann(ann, document, name, check_text, rows, texts, links)
     frame = span_frame(rows, _SORT)
     frame.attrs["coverage"] = tuple(sorted({(d, c) for _, d, c in files}, key=repr))
-    return frame
+    texts.attach(frame)
+    if links is None:
+        return frame
+    return SpansAndRelations(frame, relation_frame(links, frame))

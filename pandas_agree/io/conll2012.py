@@ -3,9 +3,14 @@
 Format (CoNLL-2012 shared task, Pradhan et al. 2012; OntoNotes ``*_conll`` files): each
 document part starts with ``#begin document (<name>); part <nnn>`` and ends with
 ``#end document``; sentences are separated by a blank line; each token line has
-whitespace-separated columns, the 3rd the word number in the sentence, the 4th the word and
-the last the coreference column: ``-`` for none, else ``|``-separated ``(n`` (a mention of
-chain ``n`` starts here), ``n)`` (ends here) or ``(n)`` (a one-token mention).
+whitespace-separated columns: 1 document id, 2 part number, 3 word number in the sentence,
+4 the word, 5 part of speech, 6 parse bit, 7 predicate lemma, 8 predicate frameset id,
+9 word sense, 10 speaker, 11 named entities, then one predicate-argument column for each
+predicate of the sentence, and last the coreference column. The number of columns therefore
+varies from sentence to sentence (11 + number of predicates + 1), and is the same on every
+line of one sentence. The coreference column holds ``-`` for none, else ``|``-separated
+``(n`` (a mention of chain ``n`` starts here), ``n)`` (ends here) or ``(n)`` (a one-token
+mention).
 """
 
 from __future__ import annotations
@@ -17,7 +22,15 @@ from typing import Any, Literal, overload
 import pandas as pd
 
 from ..errors import InvalidParameterError, ReaderError
-from ._common import CoderRule, Source, coder_of, expand_files, read_text, span_frame
+from ._common import (
+    CoderRule,
+    DocumentTexts,
+    Source,
+    coder_of,
+    expand_files,
+    read_text,
+    span_frame,
+)
 
 __all__ = ["conll2012_to_codes", "conll2012_tokens", "read_conll2012"]
 
@@ -27,12 +40,16 @@ _SORT = ("document", "coder", "start", "end", "chain")
 
 
 def _parse(
-    path: Path, coder: Any, spans: dict[str, list[Any]], tokens: dict[str, list[Any]]
+    path: Path,
+    coder: Any,
+    spans: dict[str, list[Any]],
+    tokens: dict[str, list[Any]],
+    words_of: DocumentTexts,
 ) -> set:
     lines = read_text(path).split("\n")
     documents: set[str] = set()
     document: str | None = None
-    n_columns = 0
+    n_columns = columns_line = 0
     index = sentence = position = 0
     words: list[str] = []
     open_mentions: dict[int, list[tuple[int, int]]] = {}
@@ -40,6 +57,7 @@ def _parse(
     begin_line = 0
 
     def close_document(number: int) -> None:
+        words_of.add(document, tuple(words), f"line {begin_line} of {str(path)!r}", path, number)
         for chain, stack in open_mentions.items():
             if stack:
                 raise ReaderError(
@@ -91,6 +109,7 @@ def _parse(
             if position:
                 sentence += 1
                 position = 0
+            n_columns = 0  # the next sentence may have another number of predicates
             continue
         if line.startswith("#"):
             continue
@@ -110,11 +129,14 @@ def _parse(
             )
         if n_columns and len(fields) != n_columns:
             raise ReaderError(
-                f"{len(fields)} columns where the document's first token line has {n_columns}",
+                f"{len(fields)} columns where the sentence's first token line (line "
+                f"{columns_line}) has {n_columns}; every line of a sentence has the same "
+                "columns (one predicate-argument column per predicate of the sentence)",
                 path,
                 number,
             )
-        n_columns = len(fields)
+        if not n_columns:
+            n_columns, columns_line = len(fields), number
         if fields[2].isdigit() and int(fields[2]) != position:
             raise ReaderError(
                 f"word number {fields[2]} where {position} was expected (a missing blank line "
@@ -174,9 +196,10 @@ def _read(source: Source, coder: CoderRule) -> tuple[pd.DataFrame, pd.DataFrame]
         name: [] for name in ("document", "coder", "token", "sentence", "word")
     }
     coverage = set()
+    words_of = DocumentTexts("tokens")
     for path in files:
         who = coder_of(path, coder)
-        for document in _parse(path, who, spans, tokens):
+        for document in _parse(path, who, spans, tokens, words_of):
             if (document, who) in coverage:
                 raise ReaderError(
                     f"document {document!r} of coder {who!r} is in more than one file", path
@@ -184,6 +207,7 @@ def _read(source: Source, coder: CoderRule) -> tuple[pd.DataFrame, pd.DataFrame]
             coverage.add((document, who))
     frame = span_frame(spans, _SORT)
     frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
+    words_of.attach(frame, "n_tokens", len)
     token_frame = span_frame(tokens, ("document", "coder", "token"))
     return frame, token_frame
 
@@ -204,6 +228,10 @@ def read_conll2012(
     tokens: bool = False,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Read CoNLL-2012 coreference files (one per annotator) into a mention frame.
+
+    The coreference column is the last column of each line and the word the 4th, whatever
+    the number of columns: OntoNotes files have one predicate-argument column per predicate
+    of a sentence, so sentences differ in width (all lines of one sentence have the same).
 
     Parameters
     ----------
@@ -241,15 +269,22 @@ def read_conll2012(
             The chain id of the coreference column. Chain ids are local to a (document,
             coder): chain 1 of one coder has nothing to do with chain 1 of another.
 
-        ``frame.attrs["coverage"]`` lists every (document, coder) pair read. With
-        ``tokens=True``, also the token table.
+        ``frame.attrs["coverage"]`` lists every (document, coder) pair read.
+        ``frame.attrs["n_tokens"]`` maps each document to its number of tokens (the
+        offsets are token indices, so the document's units are the tokens ``[i, i + 1)``);
+        :func:`~pandas_agree.spans_to_units` (``unit="token"``),
+        :func:`~pandas_agree.span_report` and :func:`~pandas_agree.unitizing_alpha` use it
+        when no ``tokens=`` or ``texts=`` is passed. With ``tokens=True``, also the token
+        table.
 
     Raises
     ------
     ReaderError
         A malformed file (with the file and line number): a bad coreference entry, a
         mention closed but never opened or never closed, a token line outside a document,
-        a wrong word number or column count, a missing ``#end document``.
+        a wrong word number, a token line whose number of columns differs from the first
+        line of its sentence, a missing ``#end document``; two coders' files whose words
+        of one document differ (their token indices could not be compared).
     InvalidParameterError
         A missing path or a bad rule.
 
@@ -322,7 +357,7 @@ def conll2012_to_codes(
 
     Reads the files (or takes a frame from :func:`read_conll2012`), makes each mention
     span a markable ``(start, end)`` and passes the chains to
-    :func:`pandas_agree.coref.chains_to_codes`, so that
+    :func:`pandas_agree.tasks.coref.chains_to_codes`, so that
     ``pandas_agree.alpha(codes, distance="masi")`` is Passonneau's coreference reliability.
 
     Parameters
@@ -333,14 +368,14 @@ def conll2012_to_codes(
     coder : rule, default "stem"
         As in :func:`read_conll2012` (files only).
     keep_self, missing_markables
-        As in :func:`pandas_agree.coref.chains_to_codes`. CoNLL files list mentions, not
+        As in :func:`pandas_agree.tasks.coref.chains_to_codes`. CoNLL files list mentions, not
         markables: mentions one coder marked and another did not raise with the default
         ``"raise"``; ``"singleton"`` adds them to the other coder as singletons.
 
     Returns
     -------
     pandas.DataFrame
-        The result of :func:`~pandas_agree.coref.chains_to_codes`: columns ``document``,
+        The result of :func:`~pandas_agree.tasks.coref.chains_to_codes`: columns ``document``,
         ``mention`` (the span as ``(start, end)`` token indices), ``unit``, ``coder``,
         ``value``.
 
@@ -357,7 +392,7 @@ def conll2012_to_codes(
     6  (5, 6)  [(0, 1), (3, 4)]
     7  (7, 8)                []
     """
-    from ..coref import chains_to_codes
+    from ..tasks.coref import chains_to_codes
 
     if isinstance(source, pd.DataFrame):
         missing = [c for c in ("document", "coder", "start", "end", "chain") if c not in source]

@@ -21,7 +21,16 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidParameterError, ReaderError
-from ._common import CoderRule, Source, check_choice, coder_of, expand_files, read_text, span_frame
+from ._common import (
+    CoderRule,
+    DocumentTexts,
+    Source,
+    check_choice,
+    coder_of,
+    expand_files,
+    read_text,
+    span_frame,
+)
 
 __all__ = ["read_jsonl"]
 
@@ -179,7 +188,10 @@ def read_jsonl(
         into the record's ``text``, end exclusive), ``label``, ``text`` (the covered text,
         when the record has ``text``) and, for ``answer=None``, ``answer``.
         ``frame.attrs["coverage"]`` lists every (document, coder) pair read, including
-        records without spans.
+        records without spans. ``frame.attrs["texts"]`` maps each document to its record's
+        ``text`` when every record read has one; :func:`~pandas_agree.spans_to_units`,
+        :func:`~pandas_agree.span_report` and :func:`~pandas_agree.unitizing_alpha` use it
+        when no ``texts=`` is passed.
 
         ``kind="labels"``: one row per record, in file order; columns ``unit``,
         ``coder``, ``value`` (a frozenset) and, for ``answer=None``, ``answer``.
@@ -187,8 +199,9 @@ def read_jsonl(
     Raises
     ------
     ReaderError
-        A line that is not a JSON object, a record without the expected keys, bad offsets
-        or a span beyond the text (with the file and line number).
+        A line that is not a JSON object, a record without the expected keys, bad offsets,
+        a zero-length span or a span beyond the text (with the file and line number); two
+        records of one document with different texts.
     InvalidParameterError
         A bad ``kind``, ``format``, ``answer`` or rule; a missing path.
 
@@ -222,6 +235,7 @@ def read_jsonl(
     rows: dict[str, list[Any]] = {name: [] for name in names}
     answers: list[Any] = []
     coverage = set()
+    texts = DocumentTexts()
     for path in files:
         file_coder = None
         for number, record in _records(path):
@@ -256,9 +270,20 @@ def read_jsonl(
                 answers.append(got)
                 continue
             text = record.get("text")
+            if isinstance(text, str):
+                texts.add(doc, text, f"line {number} of {str(path)!r}", path, number)
+            else:
+                texts.saw(doc)
             for start, end, label in _spans_of(record, fmt, path, number):
                 if start > end:
                     raise ReaderError(f"span start {start} is after its end {end}", path, number)
+                if start == end:
+                    raise ReaderError(
+                        f"zero-length span {start}-{end} (a span covers at least one "
+                        "character; remove it or widen it)",
+                        path,
+                        number,
+                    )
                 if isinstance(text, str) and end > len(text):
                     raise ReaderError(
                         f"span end {end} is beyond the text ({len(text)} characters)", path, number
@@ -276,4 +301,5 @@ def read_jsonl(
         return pd.DataFrame({n: pd.Series(v, dtype=object) for n, v in rows.items()})
     frame = span_frame(rows, _SORT)
     frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
+    texts.attach(frame)
     return frame

@@ -13,6 +13,9 @@ return. Every function takes the column names as keywords (``document=``, ``code
 * :func:`span_kappa`: token-level Cohen's or Fleiss' kappa through the existing coefficients.
 * :func:`unitizing_alpha`: Krippendorff's :math:`\alpha_U` for a continuum with gaps
   (Krippendorff 1995; 2004, section 12.4), overall and per category.
+* :func:`u_alpha`: Krippendorff's u-alpha family (Krippendorff et al. 2016; 2019, section
+  12.6): :math:`{}_u\alpha`, :math:`{}_{|u}\alpha`, :math:`{}_{cu}\alpha` and
+  :math:`{}_{(k)u}\alpha`, per document and pooled, with bootstrap intervals.
 * :func:`span_report`: all of these side by side, per document and pooled (the table of
   ``pandas-agree spans``).
 * :func:`gamma`: Mathet et al.'s (2015) :math:`\gamma` on the exact best alignment of the
@@ -26,22 +29,26 @@ it as ``frame.attrs["coverage"]``) or ``coders=`` says which; see :func:`spans_t
 
 from __future__ import annotations
 
-from .f1 import ALL_LABELS, span_f1
+from .f1 import ALL_LABELS, span_f1, unmatched_pairs
 from .gamma import GammaResult, gamma
 from .kappa import span_kappa
 from .report import span_report
+from .ualpha import UAlphaResult, u_alpha
 from .unitizing import UnitizingAlphaResult, unitizing_alpha
 from .units import spans_to_units, whitespace_tokens
 
 __all__ = [
     "ALL_LABELS",
     "GammaResult",
+    "UAlphaResult",
     "UnitizingAlphaResult",
     "gamma",
     "span_f1",
     "span_kappa",
     "span_report",
     "spans_to_units",
+    "u_alpha",
     "unitizing_alpha",
+    "unmatched_pairs",
     "whitespace_tokens",
 ]

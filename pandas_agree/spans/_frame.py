@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..data import check_columns
+from ..data.prepare import check_columns
 from ..errors import InvalidParameterError, ValueTypeError
 
 __all__ = [

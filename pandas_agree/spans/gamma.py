@@ -12,8 +12,10 @@ import numpy as np
 import pandas as pd
 
 from .._core import alignment as _al
-from ..errors import DegenerateDataWarning, InvalidParameterError, user_stacklevel
-from ..results import ScalarResult
+from ..declare import declared
+from ..errors import DegenerateDataWarning, InvalidParameterError, ValueTypeError, user_stacklevel
+from ..results import Result
+from ._attrs import reader_lengths
 from ._frame import coverage_pairs, subset, validate, which
 from .unitizing import _continua
 
@@ -45,7 +47,7 @@ _DOC_COLUMNS = (
 
 
 @dataclass(frozen=True)
-class GammaResult(ScalarResult):
+class GammaResult(Result):
     r"""Mathet et al.'s :math:`\gamma` over all documents, and its parts.
 
     Attributes
@@ -179,13 +181,30 @@ def _category_matrix(categorical: Any, labels: pd.Index, counts: np.ndarray) -> 
                 f"({labels[i]!r}, {labels[j]!r}) holds {m[i, j]!r}"
             )
     else:
-        from ..distances import get_distance
+        from ..krippendorff.distances import get_distance  # here: keeps imports cheap
 
         dist = get_distance(categorical)
         where = f"`categorical` {dist.name!r}"
         if dist.weighted:
             raise InvalidParameterError(
                 f"{where} needs element weights; pass a matrix of dissimilarities instead"
+            )
+        numeric = (
+            pd.api.types.is_numeric_dtype(labels.dtype)
+            and not pd.api.types.is_bool_dtype(labels.dtype)
+            and not isinstance(labels, pd.CategoricalIndex)
+        )
+        if dist.kind in ("interval", "numeric") and not numeric:
+            raise ValueTypeError(
+                f"{where} needs numeric labels; the `label` column holds {list(labels[:3])!r}"
+                " (convert it to numbers first)"
+            )
+        if dist.kind == "ordinal" and not (
+            numeric or (isinstance(labels, pd.CategoricalIndex) and bool(labels.ordered))
+        ):
+            raise ValueTypeError(
+                f"{where} needs labels with an order (numbers or an ordered Categorical); "
+                f"got {list(labels[:3])!r}, which would only rank alphabetically"
             )
         if dist.kind == "nominal":
             m = 1.0 - np.eye(k)
@@ -322,6 +341,7 @@ def _se(x: np.ndarray, axis: int = 0) -> np.ndarray:
     return np.std(x, axis=axis, ddof=1) / np.sqrt(n)
 
 
+@declared(frontends=("frame",))
 def gamma(
     spans: pd.DataFrame,
     *,
@@ -336,11 +356,11 @@ def gamma(
     continuum: int | tuple[int, int] | Mapping[Hashable, Any] | None = None,
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document,
+    coder,
+    start,
+    end,
+    label,
 ) -> GammaResult:
     r"""Mathet et al.'s (2015) :math:`\gamma`, with :math:`\gamma_{cat}` and :math:`\gamma_k`.
 
@@ -440,14 +460,12 @@ def gamma(
         Where each document's continuum lies, as in :func:`unitizing_alpha` (a length,
         a pair, or a mapping document -> either). The shuffle sampler moves units around
         it and the statistical sampler counts the gap before each coder's first unit from
-        its begin; spans outside it are an error. Default: 0 to the document's last span
-        end.
+        its begin; spans outside it are an error. Default: the text lengths a reader
+        recorded (``frame.attrs``), else 0 to the document's last span end.
     coders : sequence, optional
         The coders (each annotated every document); must include every coder with spans.
     coverage : iterable of (document, coder) pairs, optional
         Who annotated which document (the readers' ``frame.attrs["coverage"]``).
-    document, coder, start, end, label : hashable
-        Column names.
 
     Returns
     -------
@@ -530,6 +548,8 @@ def gamma(
         raise InvalidParameterError(
             f"gamma needs at least two coders, got {len(coder_index)}: {list(coder_index)!r}"
         )
+    if continuum is None:
+        continuum = reader_lengths(spans, v.documents)
     docs, c_begin, c_end = _continua(continuum, v)
     s_doc = docs.get_indexer(v.documents)[v.doc]
     s_coder = coder_index.get_indexer(v.coders)[v.coder]

@@ -7,8 +7,9 @@ from typing import Literal
 
 import pandas as pd
 
-from .. import coefficients
+from ..declare import declared
 from ..errors import InvalidParameterError
+from ..kappa import coefficients
 from .units import spans_to_units
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
 ]
 
 
+@declared(frontends=("frame",))
 def span_kappa(
     spans: pd.DataFrame,
     method: Literal["cohen", "fleiss"] = "cohen",

@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 
 from .._core import unitizing as _u
+from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, user_stacklevel
-from ..results import ScalarResult
+from ..results import Result
+from ._attrs import reader_lengths
 from ._frame import Spans, subset, validate, which
 from .f1 import ALL_LABELS
 
@@ -27,7 +29,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class UnitizingAlphaResult(ScalarResult):
+class UnitizingAlphaResult(Result):
     r"""Krippendorff's unitizing alpha :math:`\alpha_U` and its parts.
 
     Attributes
@@ -141,6 +143,7 @@ def _continua(continuum: Any, v: Spans) -> tuple[pd.Index, np.ndarray, np.ndarra
     return docs, begin, stop
 
 
+@declared(frontends=("frame",))
 def unitizing_alpha(
     spans: pd.DataFrame,
     continuum: int | tuple[int, int] | Mapping[Hashable, Any] | None = None,
@@ -194,8 +197,10 @@ def unitizing_alpha(
     continuum : int, (begin, end) or mapping, optional
         Where each document's continuum lies: a length (``[0, length)``), a pair
         ``(begin, end)`` for every document, or a mapping document -> either (documents
-        listed there without spans count, as stretches nobody marked). Default: each
-        document runs from 0 to its last span end.
+        listed there without spans count, as stretches nobody marked). Default: the
+        length of each document's text as a reader of :mod:`pandas_agree.io` recorded it
+        (``spans.attrs["texts"]``, or ``spans.attrs["n_tokens"]`` for CoNLL-2012), for the
+        documents with spans; without it, each document runs from 0 to its last span end.
     coders : sequence, optional
         The coders; must include every coder with spans.
     on_overlap : {"raise", "merge"}, default "raise"
@@ -245,6 +250,8 @@ def unitizing_alpha(
         raise InvalidParameterError(
             f"unitizing alpha needs at least two coders, got {m}: {list(coder_index)!r}"
         )
+    if continuum is None:
+        continuum = reader_lengths(spans, v.documents)
     docs, c_begin, c_end = _continua(continuum, v)
     s_doc = docs.get_indexer(v.documents)[v.doc]
     outside = (v.start < c_begin[s_doc]) | (v.end > c_end[s_doc])

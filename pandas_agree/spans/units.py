@@ -9,8 +9,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..data import check_columns
+from ..data.prepare import check_columns
+from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, ValueTypeError, user_stacklevel
+from ._attrs import texts_or_tokens
 from ._frame import Spans, check_frame, coverage_pairs, offsets, subset, validate, which
 
 __all__ = [
@@ -253,6 +255,7 @@ def _coverage(
     return doc_codes.astype(np.intp), coder_index.get_indexer(p_coders).astype(np.intp), coder_index
 
 
+@declared(frontends=("frame",))
 def spans_to_units(
     spans: pd.DataFrame,
     unit: Literal["token", "char"] = "token",
@@ -298,6 +301,10 @@ def spans_to_units(
         tokens of a CoNLL or TSV file, or your own). Tokens must not overlap.
     texts : mapping, optional
         Document -> text; tokens are then its whitespace tokens (:func:`whitespace_tokens`).
+        When neither ``texts`` nor ``tokens`` is given, those a reader of
+        :mod:`pandas_agree.io` recorded are used: ``spans.attrs["texts"]``, or for
+        CoNLL-2012 (token-index offsets) one token per index up to
+        ``spans.attrs["n_tokens"]`` (``unit="token"``).
     coders : sequence, optional
         Coders who annotated every document (see above); must include every span's coder.
     documents : sequence, optional
@@ -348,6 +355,7 @@ def spans_to_units(
     0.533
     """
     v = validate(spans, document, coder, start, end, label)
+    texts, tokens = texts_or_tokens(spans, texts, tokens, unit, document, start, end)
     pairs = coverage_pairs(coverage, coders)
     covered = pd.Index(pd.unique(pd.Series([p[0] for p in pairs or []], dtype=object)))
     docs, u_doc, u_start, u_end = _unit_grid(

@@ -1,0 +1,155 @@
+"""The pandas edge of the categorical coefficients: coding, category domains, coder choice.
+
+Shared by :mod:`pandas_agree.kappa.coefficients`, :mod:`pandas_agree.kappa.multi_coder`,
+:mod:`pandas_agree.kappa.marginals` and :mod:`pandas_agree.kappa.categories`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._core.agreement import contingency, paired_codes
+from ..errors import (
+    DegenerateDataWarning,
+    InvalidParameterError,
+    NoPairableUnitsError,
+    user_stacklevel,
+)
+from .prepare import CodedData, OnDuplicate, prepare
+
+__all__ = [
+    "check_known",
+    "coder_positions",
+    "order_known",
+    "prepare_categorical",
+    "rated_coders",
+    "two_coder_table",
+    "two_coders",
+    "warn_if",
+]
+
+
+def order_known(
+    data: pd.DataFrame, value: Hashable, categories: Sequence[Hashable] | None, domain: pd.Index
+) -> bool:
+    """Whether the category order is meaningful: explicit, an ordered Categorical, or numbers."""
+    if categories is not None:
+        return True
+    column = data[value] if value in getattr(data, "columns", ()) else None
+    if column is not None and isinstance(column.dtype, pd.CategoricalDtype):
+        return bool(column.dtype.ordered)
+    return domain.dtype.kind in "iufb"
+
+
+def prepare_categorical(
+    data: pd.DataFrame,
+    unit: Hashable,
+    coder: Hashable,
+    value: Hashable,
+    categories: Sequence[Hashable] | None,
+    on_duplicate: OnDuplicate,
+) -> tuple[CodedData, pd.Index, np.ndarray]:
+    """Coded data, the full category domain and each rating's code into it.
+
+    The domain is ``categories`` when given (categories nobody used included), else a
+    categorical column's categories, else every value in the column.
+    """
+    if categories is None and value in getattr(data, "columns", ()):
+        dtype = data[value].dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            categories = list(dtype.categories)
+    coded = prepare(
+        data,
+        unit=unit,
+        coder=coder,
+        value=value,
+        on_duplicate=on_duplicate,
+        categories=categories,
+    )
+    if categories is None:
+        return coded, coded.values, coded.value_codes
+    domain = pd.Index(categories)
+    if coded.is_set:
+        domain = pd.Index([frozenset(c) for c in categories], dtype=object)
+    full = domain.get_indexer(coded.values)[coded.value_codes].astype(np.intp)
+    return coded, domain, full
+
+
+def rated_coders(coded: CodedData) -> list[Hashable]:
+    present = np.zeros(len(coded.coders), dtype=bool)
+    present[coded.coder_codes] = True
+    return list(coded.coders[present])
+
+
+def check_known(coders: list[Hashable], known: list[Hashable]) -> None:
+    unknown = [c for c in coders if c not in known]
+    if unknown:
+        raise InvalidParameterError(
+            f"`coders` names coder(s) not in the data: {unknown}; the coders with ratings are "
+            f"{known}"
+        )
+
+
+def coder_positions(coded: CodedData, coders: Sequence[Hashable]) -> list[int]:
+    if isinstance(coders, (str, bytes)) or not hasattr(coders, "__iter__"):
+        raise InvalidParameterError(f"`coders` must be a list of coder labels, got {coders!r}")
+    coders = list(coders)
+    check_known(coders, rated_coders(coded))
+    if len(set(coders)) != len(coders):
+        raise InvalidParameterError(f"`coders` must not repeat a coder, got {coders}")
+    return [int(coded.coders.get_loc(c)) for c in coders]
+
+
+def two_coders(coded: CodedData, coders: Sequence[Hashable] | None, func: str) -> list[int]:
+    if coders is not None:
+        pos = coder_positions(coded, coders)
+        if len(pos) != 2:
+            raise InvalidParameterError(
+                f"`coders` must name exactly two coders for {func}, got {list(coders)}"
+            )
+        return pos
+    known = rated_coders(coded)
+    if len(known) > 2:
+        raise InvalidParameterError(
+            f"{func} compares two coders, but the data have {len(known)}: {known[:10]}. Pass "
+            f"coders=[{known[0]!r}, {known[1]!r}] to pick two, use fleiss_kappa() (or alpha(), "
+            "gwet_ac1()) for all of them, or pairwise(data, metric='kappa') for every pair"
+        )
+    if len(known) < 2:
+        raise InvalidParameterError(
+            f"{func} compares two coders, but the data have {len(known)}: {known}"
+        )
+    return [int(coded.coders.get_loc(c)) for c in known]
+
+
+def warn_if(reason: str | None, name: str) -> None:
+    if reason is not None:
+        warnings.warn(
+            f"{name} is NaN: {reason}", DegenerateDataWarning, stacklevel=user_stacklevel()
+        )
+
+
+def two_coder_table(
+    coded: CodedData, domain: pd.Index, codes: np.ndarray, a: int, b: int, prefix: str = ""
+) -> tuple[np.ndarray, np.ndarray, pd.DataFrame]:
+    """The contingency table of coders ``a`` and ``b`` on the units both rated.
+
+    Returns ``(ca, cb, frame)``: the paired category codes and the labelled table (rows: the
+    first coder). Raises :class:`~pandas_agree.errors.NoPairableUnitsError` (message starting
+    with ``prefix``) when the two coders share no unit.
+    """
+    ca, cb, _ = paired_codes(coded.unit_codes, coded.coder_codes, codes, len(coded.units), a, b)
+    if ca.size == 0:
+        raise NoPairableUnitsError(
+            f"{prefix}coders {coded.coders[a]!r} and {coded.coders[b]!r} rated no unit in "
+            "common, so there is nothing to compare"
+        )
+    labels = domain.rename("value")
+    table = contingency(ca, cb, len(domain))
+    frame = pd.DataFrame(table.astype(np.int64), index=labels, columns=labels.copy())
+    frame.index.name, frame.columns.name = coded.coders[a], coded.coders[b]
+    return ca, cb, frame

@@ -1,0 +1,370 @@
+"""Declaring a public function once: its shared parameters, their documentation, its frontends.
+
+Every public function on long data (one row per unit, coder and value) or on span frames
+takes the same column and preparation parameters. :func:`declared` writes them once:
+
+* it **completes** the shared parameters the function names as *bare* parameters (no
+  default, no annotation: ``*, unit, coder, value, on_duplicate``) with their defaults and
+  annotations from :data:`SHARED`, where they stand, so that a default is written once for
+  the whole package;
+* it **documents** them: each shared parameter the docstring does not document itself gets its
+  entry in the numpydoc Parameters section (a function whose ``categories`` means something
+  special documents it itself, and that text wins);
+* it **registers** the function: :func:`find` gives it to the top-level namespace
+  (``pandas_agree.<name>``), to each accessor named in ``frontends`` (``"frame"`` for
+  ``DataFrame.agree``, ``"array"`` for xarray's ``DataArray.agree`` and ``Dataset.agree``,
+  ``"dask"`` for dask's ``DataFrame.agree``) and, with ``coefficient=True``, to the
+  coefficients of ``report(coefficients=[...])`` and the CLI's ``--coefficients``.
+
+Adding a coefficient is therefore its formula in :mod:`pandas_agree._core` and one decorated
+function in its topic folder; nothing else is listed by hand (``docs/architecture.md`` shows
+the two steps). Declarations are found by importing the topic folders (:data:`TOPICS`) on the
+first look-up of a name that is not yet declared, which keeps ``import pandas_agree`` cheap.
+
+Examples
+--------
+>>> from pandas_agree.declare import declared
+>>> @declared(register=False)
+... def n_ratings(data, *, unit, coder, value, on_duplicate):
+...     '''Number of ratings.
+...
+...     Parameters
+...     ----------
+...     data : pandas.DataFrame
+...         Long data.
+...
+...     Returns
+...     -------
+...     int
+...     '''
+...     return int(data[value].notna().sum())
+>>> import inspect
+>>> [(p.name, p.default) for p in inspect.signature(n_ratings).parameters.values()][1:]
+[('unit', 'unit'), ('coder', 'coder'), ('value', 'value'), ('on_duplicate', 'raise')]
+>>> import pandas as pd
+>>> n_ratings(pd.DataFrame({"u": [1, 1], "c": ["a", "b"], "v": [3, None]}), value="v")
+1
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import pkgutil
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "SHARED",
+    "TOPICS",
+    "Declaration",
+    "SharedParameter",
+    "declarations",
+    "declared",
+    "find",
+]
+
+#: The topic folders whose modules declare public functions (imported on first look-up).
+TOPICS = ("krippendorff", "kappa", "tasks", "spans")
+
+#: The frontends a declaration may name.
+FRONTENDS = ("frame", "array", "dask")
+
+
+@dataclass(frozen=True)
+class SharedParameter:
+    """A parameter that many public functions share: default, annotation, documentation.
+
+    ``group`` names the parameters documented together with this one (the column names of
+    long data or of a span frame); a function names all of a group or none of it.
+    """
+
+    name: str
+    default: Any
+    annotation: str
+    doc: str  # the numpydoc entry: "name : type" line, then the indented description
+    group: tuple[str, ...] = ()
+
+
+def _shared(*specs: SharedParameter) -> dict[str, SharedParameter]:
+    return {spec.name: spec for spec in specs}
+
+
+_COLUMNS = ("unit", "coder", "value")
+_SPAN_COLUMNS = ("document", "coder", "start", "end", "label")
+_COLUMNS_DOC = """unit, coder, value : hashable, default "unit", "coder", "value"
+    Column names of the long data: one row per (unit, coder, value)."""
+_SPAN_COLUMNS_DOC = """document, coder, start, end, label : hashable
+    Column names of the span frame (defaults: the names themselves): one row per span with
+    its character offsets (``end`` exclusive), as the readers of :mod:`pandas_agree.io`
+    return."""
+_WEIGHTS_DOC = """weights : str, callable or matrix, optional
+    Agreement weights (Gwet 2014, chapter 3): a scheme of
+    :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES` (``"linear"``, ``"quadratic"``,
+    ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``,
+    ``"identity"``), a callable ``w(a, b)`` or a ``q x q`` matrix; see
+    :mod:`pandas_agree.kappa.weights`. Order-based schemes need ordered categories."""
+
+#: The shared parameters by name. A function names one as a *bare* parameter (no default,
+#: no annotation); :func:`declared` completes it from here.
+SHARED: dict[str, SharedParameter] = _shared(
+    *(SharedParameter(n, n, "Hashable", _COLUMNS_DOC, _COLUMNS) for n in _COLUMNS[::2]),
+    SharedParameter("coder", "coder", "Hashable", "", ()),  # documented by its group
+    *(
+        SharedParameter(n, n, "Hashable", _SPAN_COLUMNS_DOC, _SPAN_COLUMNS)
+        for n in ("document", "start", "end", "label")
+    ),
+    SharedParameter(
+        "categories",
+        None,
+        "Sequence[Hashable] | None",
+        """categories : sequence, optional
+    Every category, in rank order where an order matters. Default: an ordered categorical's
+    categories or the values found (numbers in numeric order). Text labels have no order:
+    a computation that needs one raises unless ``categories`` gives it. A value outside
+    ``categories`` raises.""",
+    ),
+    SharedParameter(
+        "on_duplicate",
+        "raise",
+        'Literal["raise", "first", "last", "union"]',
+        """on_duplicate : {"raise", "first", "last", "union"}, default "raise"
+    Two ratings of one unit by one coder: an error, the first or last row, or the union of
+    their values as one set (see :func:`pandas_agree.data.prepare.prepare`).""",
+    ),
+    SharedParameter(
+        "sep",
+        None,
+        "str | bool | None",
+        """sep : str, None or False, optional
+    Split string values at ``sep`` into sets of labels (``"PER;LOC"`` with ``sep=";"``).
+    Under a set distance, strings that look like several labels raise
+    :class:`~pandas_agree.errors.AmbiguousValuesError` unless ``sep`` is given;
+    ``sep=False`` reads each string as one label. See
+    :func:`pandas_agree.data.prepare.prepare`.""",
+    ),
+    SharedParameter("weights", None, "WeightsLike", _WEIGHTS_DOC),
+    SharedParameter(
+        "coders",
+        None,
+        "Sequence[Hashable] | None",
+        """coders : sequence, optional
+    Use only these coders' ratings (default: every coder).""",
+    ),
+)
+_GROUPS = (_COLUMNS, _SPAN_COLUMNS)
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What :func:`declared` recorded about one public function."""
+
+    name: str
+    module: str
+    func: Callable[..., Any] = field(repr=False)
+    shared: tuple[str, ...]
+    frontends: tuple[str, ...]
+    coefficient: bool = False
+    two_coders: bool = False
+    report_defaults: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def columns(self) -> bool:
+        """Whether the function reads ``unit``/``coder``/``value`` columns (arrays map to them)."""
+        return set(_COLUMNS) <= set(self.shared)
+
+
+_DECLARED: dict[str, Declaration] = {}
+_LOADED = False
+
+
+def _insert_docs(doc: str | None, shared: Iterable[str]) -> str | None:
+    """``doc`` with the numpydoc entries of ``shared`` parameters it does not document."""
+    if not doc:
+        return doc
+    lines = doc.split("\n")
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == "Parameters")
+    except StopIteration:
+        return doc
+    indent = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
+    end = len(lines)
+    for i in range(start + 2, len(lines) - 1):
+        nxt = lines[i + 1].strip()
+        if lines[i].strip() and nxt and set(nxt) == {"-"} and lines[i].startswith(indent):
+            end = i
+            break
+    documented = set()
+    for line in lines[start + 2 : end]:
+        if line.startswith(indent) and not line.startswith(indent + " ") and " : " in line:
+            documented.update(n.strip() for n in line.split(" : ")[0].split(","))
+    entries, seen = [], set()
+    for name in shared:
+        spec = SHARED[name]
+        text = spec.doc or next(
+            (SHARED[g[0]].doc for g in _GROUPS if name in g and set(g) <= set(shared)), ""
+        )
+        if name in documented or not text or text in seen:
+            continue
+        seen.add(text)
+        entries += [indent + row if row else row for row in text.split("\n")]
+    if not entries:
+        return doc
+    at = end
+    while at > start + 2 and not lines[at - 1].strip():
+        at -= 1
+    after = lines[at:] if at < len(lines) and not lines[at].strip() else ["", *lines[at:]]
+    return "\n".join(lines[:at] + entries + after)
+
+
+def declared(
+    *,
+    frontends: Iterable[str] = FRONTENDS,
+    coefficient: bool = False,
+    two_coders: bool = False,
+    report_defaults: Mapping[str, Any] | None = None,
+    defaults: Mapping[str, Any] | None = None,
+    register: bool = True,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare a public function: complete its shared parameters and docs, register it.
+
+    The shared parameters are those of :data:`SHARED` that the function names as bare
+    keyword-only parameters; ``unit``, ``coder`` and ``value`` go together.
+
+    Parameters
+    ----------
+    frontends : iterable of {"frame", "array", "dask"}
+        The accessors that get the function as a method. ``"array"`` needs the columns
+        (the array's dimensions become the unit and coder columns).
+    coefficient : bool, default False
+        Register the function for ``report(coefficients=[...])``: its result converts to a
+        number with ``float()``.
+    two_coders : bool, default False
+        A coefficient of exactly two coders: a report group with another number of coders
+        gets NaN and a reason instead of stopping the report.
+    report_defaults : mapping, optional
+        Arguments a report passes to the coefficient (for example Gwet's handling of
+        unequal numbers of ratings in ``fleiss_kappa``).
+    defaults : mapping, optional
+        Shared parameters whose default differs for this function (``{"on_duplicate":
+        "union"}``); the function's docstring then documents them itself.
+    register : bool, default True
+        Record the declaration (``False``: only complete the parameters and their docs).
+
+    Returns
+    -------
+    callable
+        The decorator.
+    """
+    frontends = tuple(frontends)
+    bad = [f for f in frontends if f not in FRONTENDS]
+    if bad:
+        raise ValueError(f"`frontends` must be among {FRONTENDS}, got {bad}")
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        sig = inspect.signature(func)
+        shared = tuple(
+            p.name
+            for p in sig.parameters.values()
+            if p.name in SHARED
+            and p.default is p.empty
+            and p.annotation is p.empty
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        )
+        named = set(shared)
+        for group in _GROUPS:
+            inside = named & set(group) - {"coder"}
+            if inside and not set(group) <= named:
+                raise TypeError(
+                    f"{func.__qualname__} must name {list(group)} together; missing "
+                    f"{[n for n in group if n not in named]}"
+                )
+        if "array" in frontends and not set(_COLUMNS) <= named:
+            raise ValueError(f"{func.__qualname__}: frontend 'array' needs unit, coder, value")
+        changed = dict(defaults or {})
+        unknown = [n for n in changed if n not in named]
+        if unknown:
+            raise TypeError(f"{func.__qualname__}: `defaults` names no shared parameter {unknown}")
+        params = [
+            p.replace(default=changed.get(p.name, SHARED[p.name].default),
+                      annotation=SHARED[p.name].annotation)
+            if p.name in named
+            else p
+            for p in sig.parameters.values()
+        ]
+        public_sig = sig.replace(parameters=params)
+
+        @functools.wraps(func)
+        def public(*args: Any, **kwargs: Any) -> Any:
+            bound = public_sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return func(*bound.args, **bound.kwargs)
+
+        public.__signature__ = public_sig  # type: ignore[attr-defined]
+        public.__doc__ = _insert_docs(func.__doc__, shared)
+        if not register:
+            return public
+        name = func.__name__
+        module = func.__module__
+        previous = _DECLARED.get(name)
+        if previous is not None and previous.module != module:
+            raise ValueError(f"{name!r} is declared twice: in {previous.module} and {module}")
+        _DECLARED[name] = Declaration(
+            name=name,
+            module=module,
+            func=public,
+            shared=shared,
+            frontends=frontends,
+            coefficient=coefficient,
+            two_coders=two_coders,
+            report_defaults=dict(report_defaults or {}),
+        )
+        return public
+
+    return decorate
+
+
+def _load() -> None:
+    """Import every module of the topic folders once, so that every declaration is made."""
+    global _LOADED
+    if _LOADED:
+        return
+    for topic in TOPICS:
+        package = importlib.import_module(f"pandas_agree.{topic}")
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(info.name)
+    _LOADED = True
+
+
+def declarations(
+    frontend: str | None = None, *, coefficient: bool | None = None
+) -> dict[str, Declaration]:
+    """Every declaration (optionally those of one frontend, or the coefficients), by name.
+
+    Examples
+    --------
+    >>> from pandas_agree.declare import declarations
+    >>> declarations()["cohen_kappa"].two_coders
+    True
+    >>> "alpha" in declarations("array")
+    True
+    """
+    _load()
+    return {
+        name: d
+        for name, d in sorted(_DECLARED.items())
+        if (frontend is None or frontend in d.frontends)
+        and (coefficient is None or d.coefficient == coefficient)
+    }
+
+
+def find(name: str) -> Declaration | None:
+    """The declaration of ``name``, importing the topic folders if it is not yet known."""
+    found = _DECLARED.get(name)
+    if found is None and not _LOADED and re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        _load()
+        found = _DECLARED.get(name)
+    return found

@@ -1,0 +1,172 @@
+"""span_report's measures (spans.report.MEASURES) and the CLI's ``spans --measures``."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pandas_agree as pa
+from pandas_agree.errors import InvalidParameterError
+from pandas_agree.spans.report import DEFAULT_MEASURES, MEASURES, ReportContext
+
+COLS = ["document", "coder", "start", "end", "label"]
+TEXTS = {"d1": "Bill met Jill in Paris .", "d2": "Ann saw Bob ."}
+SPANS = pd.DataFrame(
+    [
+        ("d1", "A", 0, 4, "PER"), ("d1", "A", 9, 13, "PER"), ("d1", "A", 17, 22, "LOC"),
+        ("d1", "B", 0, 4, "PER"), ("d1", "B", 17, 22, "PER"),
+        ("d2", "A", 0, 3, "PER"), ("d2", "B", 0, 3, "PER"), ("d2", "B", 8, 11, "PER"),
+    ],
+    columns=COLS,
+)  # fmt: skip
+U_FAMILY = ["u_alpha", "bar_u_alpha", "cu_alpha", "ku_alpha"]
+
+
+def test_default_columns_are_unchanged():
+    table = pa.span_report(SPANS, by_document=True, texts=TEXTS)
+    assert list(table.columns) == [
+        "n_coders",
+        "n_spans",
+        "n_units",
+        "alpha_masi",
+        "alpha_nominal",
+        "alpha_u",
+        "f1_exact",
+        "f1_overlap",
+        "reason",
+    ]
+    assert DEFAULT_MEASURES == ("alpha_masi", "alpha_nominal", "alpha_u", "f1_exact", "f1_overlap")
+    explicit = pa.span_report(SPANS, by_document=True, texts=TEXTS, measures=DEFAULT_MEASURES)
+    pd.testing.assert_frame_equal(table, explicit)
+
+
+def test_u_alpha_columns_are_the_function():
+    lengths = {d: len(t) for d, t in TEXTS.items()}
+    table = pa.span_report(SPANS, by_document=True, texts=TEXTS, measures=U_FAMILY)
+    assert list(table.columns) == [
+        "n_coders",
+        "n_spans",
+        "n_units",
+        "u_alpha",
+        "bar_u_alpha",
+        "cu_alpha",
+        "cu_coverage",
+        "ku_alpha[LOC]",
+        "ku_alpha[PER]",
+        "reason",
+    ]
+    # Without coders or coverage, a coder unitized the documents where it has spans (here
+    # both coders have spans in both documents).
+    pooled = pa.u_alpha(SPANS, length=lengths)
+    for row, res in [
+        ("(pooled)", pooled),
+        ("d1", pa.u_alpha(SPANS[SPANS.document == "d1"], length=lengths)),
+    ]:
+        got = table.loc[row]
+        assert got["u_alpha"] == res.u_alpha
+        assert got["bar_u_alpha"] == res.bar_u_alpha
+        assert got["cu_alpha"] == res.cu_alpha
+        assert got["cu_coverage"] == res.cu_coverage
+        for lab in ("LOC", "PER"):
+            assert got[f"ku_alpha[{lab}]"] == res.per_value.loc[lab, "ku_alpha"]
+    # d2 has one label: cu is undefined, and the reason says so.
+    assert np.isnan(table.loc["d2", "cu_alpha"])
+    assert "cu_alpha: the intersecting units all have one value" in table.loc["d2", "reason"]
+    assert np.isnan(table.loc["d2", "ku_alpha[LOC]"])
+
+
+def test_u_alpha_needs_lengths_and_says_so_once():
+    table = pa.span_report(SPANS, "char", measures=["u_alpha", "cu_alpha", "f1_exact"])
+    assert np.isnan(table.loc["(pooled)", "u_alpha"])
+    assert np.isnan(table.loc["(pooled)", "cu_alpha"])
+    reason = table.loc["(pooled)", "reason"]
+    assert reason.startswith("u_alpha: u-alpha needs the length L")
+    assert "cu_alpha:" not in reason  # the shared computation's error is reported once
+    assert table.loc["(pooled)", "f1_exact"] == pytest.approx(0.5)
+    # The texts of the frame's attrs give the lengths.
+    framed = SPANS.copy()
+    framed.attrs["texts"] = TEXTS
+    from_attrs = pa.span_report(framed, "char", measures=["u_alpha"])
+    assert from_attrs.loc["(pooled)", "u_alpha"] == pa.u_alpha(framed).u_alpha
+
+
+def test_coverage_reaches_u_alpha():
+    # B marks nothing in d2 but unitized it: with coverage, d2 counts B's gap.
+    spans = SPANS[~((SPANS.document == "d2") & (SPANS.coder == "B"))]
+    cov = [(d, c) for d in ("d1", "d2") for c in ("A", "B")]
+    table = pa.span_report(spans, texts=TEXTS, coverage=cov, measures=["u_alpha"])
+    lengths = {d: len(t) for d, t in TEXTS.items()}
+    want = pa.u_alpha(spans, length=lengths, coverage=cov)
+    assert table.loc["(pooled)", "u_alpha"] == want.u_alpha
+    without = pa.span_report(spans, texts=TEXTS, measures=["u_alpha"])
+    assert without.loc["(pooled)", "u_alpha"] != want.u_alpha
+
+
+def test_a_measure_is_one_entry():
+    def n_labels(ctx: ReportContext):
+        return {"n_labels": ctx.spans["label"].nunique(), "reason": "counted"}
+
+    table = pa.span_report(SPANS, texts=TEXTS, by_document=True, measures={"labels": n_labels})
+    assert table["n_labels"].tolist() == [2, 1, 2]
+    assert (table["reason"] == "labels: counted").all()
+    assert set(U_FAMILY) <= set(MEASURES)
+
+
+@pytest.mark.parametrize(
+    ("measures", "match"),
+    [
+        pytest.param(["gamma_x"], "got 'gamma_x'", id="unknown"),
+        pytest.param([], "empty", id="empty"),
+        pytest.param("u_alpha", "list of names", id="string"),
+        pytest.param({"x": 1}, "'x' maps to 1", id="not-callable"),
+    ],
+)
+def test_bad_measures(measures, match):
+    with pytest.raises(InvalidParameterError, match=match):
+        pa.span_report(SPANS, texts=TEXTS, measures=measures)
+
+
+def _write_brat(root, spans, texts):
+    (root / "annotation.conf").write_text(
+        "[entities]\n" + "\n".join(sorted(spans["label"].unique())) + "\n[relations]\n[events]\n"
+        "[attributes]\n"
+    )
+    for c in sorted(spans["coder"].unique()):
+        (root / c).mkdir()
+        for d, text in texts.items():
+            (root / c / f"{d}.txt").write_text(text)
+            mine = spans[(spans["coder"] == c) & (spans["document"] == d)]
+            lines = [
+                f"T{k + 1}\t{lab} {s} {e}\t{text[s:e]}"
+                for k, (s, e, lab) in enumerate(zip(mine["start"], mine["end"], mine["label"]))
+            ]
+            (root / c / f"{d}.ann").write_text("\n".join(lines) + ("\n" if lines else ""))
+
+
+def _run(capsys, *argv):
+    from pandas_agree.frontends.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_measures(tmp_path, capsys):
+    pytest.importorskip("pandas_agree.io")
+    _write_brat(tmp_path, SPANS, TEXTS)
+    names = "u_alpha,cu_alpha,f1_exact"
+    code, out, err = _run(
+        capsys, "spans", tmp_path, "--format", "brat", "--by", "document", "--measures", names,
+        "--output-format", "csv",
+    )  # fmt: skip
+    assert code == 0, err
+    got = pd.read_csv(io.StringIO(out), index_col=0)
+    want = pa.span_report(SPANS, by_document=True, texts=TEXTS, measures=names.split(","))
+    assert list(got.columns) == ["unit", *want.columns]
+    for col in ["u_alpha", "cu_alpha", "cu_coverage", "f1_exact"]:
+        np.testing.assert_allclose(got[col].to_numpy(), want[col].to_numpy(), rtol=1e-12)
+    code, _, err = _run(capsys, "spans", tmp_path, "--format", "brat", "--measures", "u_alpha,x")
+    assert code == 2 and "--measures must list names from" in err and "'u_alpha,x'" in err
