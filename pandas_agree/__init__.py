@@ -55,7 +55,7 @@ _NAMES: dict[str, tuple[str, ...]] = {  # names that are not declared functions
     "krippendorff.multivalued": ("MVAlphaResult",),
     "registry": ("available_coefficients", "register_coefficient"),
     "results": ("AlphaResult",),
-    "spans": ("UAlphaResult", "UnitizingAlphaResult"),
+    "spans": ("GammaResult", "UAlphaResult", "UnitizingAlphaResult"),
     "tasks.association": ("DiceResult",),
     "tasks.models": ("AltTestResult", "CandidateReport", "SelfConsistencyResult"),
     "tasks.pyramid.scoring": ("pyramid_sizes",),
