@@ -493,7 +493,8 @@ def gamma(
     Examples
     --------
     The quickstart continuum of pygamma-agreement's documentation (three annotators
-    marking who speaks when, in tenths of a second; ``beta=2`` as there):
+    marking who speaks when, in tenths of a second; ``beta=2`` as there). pygamma-agreement
+    0.5.9 gives the best alignment a disorder of 0.7746666 (it computes in float32):
 
     >>> import pandas as pd
     >>> import pandas_agree as pa
@@ -505,14 +506,14 @@ def gamma(
     ...     "label": ["Maureen", "Marvin", "Marvin", "Robin", "Maureen", "Marvin",
     ...               "Robin", "Maureen", "Maureen", "Marvin", "Robin"]})
     >>> res = pa.gamma(spans, beta=2, rng=0)
-    >>> round(res.observed, 4)
-    0.6711
+    >>> round(res.observed, 6)
+    0.774667
     >>> res.alignment.pivot(index="alignment", columns="coder", values="label")
     coder           A1       A2       A3
     alignment
     0          Maureen  Maureen  Maureen
     1           Marvin   Marvin   Marvin
-    2           Marvin    Robin     <NA>
+    2           Marvin    Robin      NaN
     3            Robin  Maureen    Robin
     """
     # -- parameters
