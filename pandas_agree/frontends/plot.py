@@ -8,8 +8,10 @@
 * :func:`candidates`: model annotators beside the humans: each candidate's advantage
   probability and winning rate from :func:`pandas_agree.alt_test`, and the change in alpha
   when it replaces a human from :func:`pandas_agree.candidate_report`.
+* :func:`alignment`: the best alignment of :func:`pandas_agree.gamma`, one row of units per
+  coder, the units of each unitary alignment joined.
 
-Both draw on ``ax`` when given (else on a new figure) and return the Axes. matplotlib is
+Each draws on ``ax`` when given (else on a new figure) and returns the Axes. matplotlib is
 imported when a function is called, so ``import pandas_agree`` never needs it; install it
 with ``pip install "pandas-agree[plot]"``.
 

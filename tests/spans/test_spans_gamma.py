@@ -387,7 +387,7 @@ def test_best_alignment_is_exhaustive_best(n_coders, most, trials):
     cat = 1.0 - np.eye(3)
     for _ in range(trials):
         rows = random_continuum(rng, n_coders, most)
-        alpha = float(rng.choice([0.5, 1.0, 3.0]))
+        alpha = float(rng.choice([0.0, 0.5, 1.0, 3.0]))  # 0: every pair is a candidate
         beta = float(rng.choice([0.0, 1.0, 2.0]))
         delta = float(rng.choice([1.0, 0.5]))
         units, plain = kernel_units(rows, n=n_coders)
@@ -706,6 +706,14 @@ def test_bad_parameters(kwargs, error, match):
 def test_bad_spans(rows, error, match):
     with pytest.raises(error, match=match):
         pa.gamma(frame_of(rows), n_samples=2, rng=0)
+
+
+def test_too_many_candidates_is_a_typed_error(monkeypatch):
+    # alpha = 0: no positional term, so every pair of units is a candidate pair
+    monkeypatch.setattr(al, "MAX_CANDIDATES", 10)
+    rows = [(c, 10 * i, 10 * i + 5, "x") for c in "ABC" for i in range(4)]
+    with pytest.raises(InvalidParameterError, match="candidate"):
+        pa.gamma(frame_of(rows), alpha=0, n_samples=2, rng=0)
 
 
 def test_not_a_frame():
