@@ -491,9 +491,10 @@ def _partition(
     relaxation's duals :math:`y`, reduced costs :math:`r = c - A^T y` and
     :math:`D = \sum y`, every partition :math:`z` costs
     :math:`c^T z = D + r^T z \ge D + r_j + \sum_i \min(r_i, 0)` when it uses column
-    :math:`j`; a column for which that exceeds the cost of a known partition (a greedy
-    rounding of the relaxation) is in no best partition and is dropped before the integer
-    program, which is solved on what is left of those components.
+    :math:`j`; a column for which that exceeds the cost of a known partition (the
+    relaxation's candidates above 1/2, and singletons) is in no best partition and is
+    dropped before the integer program, which is solved on what is left of those
+    components.
     """
     from scipy.optimize import LinearConstraint, linprog, milp
     from scipy.sparse import csc_matrix
@@ -545,17 +546,11 @@ def _partition(
     chosen = [easy_cols[easy_cols < cands.size]]
     if hard.any():
         in_hard = hard[col_comp]
-        # a partition of the hard components: greedy on the relaxation, then singletons
-        order = np.flatnonzero(in_hard[: cands.size])
-        order = order[np.lexsort((c[order], -x[order]))]
+        # a partition of the hard components: the candidates above 1/2 in the relaxation
+        # (two of them never share a unit, whose coverage is 1), then singletons
+        greedy = np.flatnonzero(in_hard[: cands.size] & (x[: cands.size] > 0.5))
         covered = np.zeros(m, dtype=bool)
-        greedy = []
-        starts = np.concatenate([[0], np.cumsum(k)])
-        for col in order:  # one pass over the candidates of the hard components
-            rows = row_of[unit[starts[col] : starts[col + 1]]]
-            if not covered[rows].any():
-                covered[rows] = True
-                greedy.append(col)
+        covered[row_of[unit[np.isin(owner, greedy)]]] = True
         hard_rows = np.flatnonzero(hard[unit_comp])
         upper = float(c[greedy].sum()) + 1e6 * float((~covered[hard_rows]).sum())
         y = lp.eqlin.marginals
