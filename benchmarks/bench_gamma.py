@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/bench_gamma.py            # 2 coders x 1,000 units, 3 coders x 300 units
     python benchmarks/bench_gamma.py --quick    # 2 x 200 and 3 x 60
     python benchmarks/bench_gamma.py --pygamma /path/to/venv/bin/python
+    python benchmarks/bench_gamma.py --pygamma none   # pandas_agree alone
 
 pygamma-agreement (which needs Python <= 3.11, cvxpy, numba and GLPK) runs in its own
 interpreter, ``--pygamma`` (default: ``/work/venv-pygamma/bin/python`` when it exists, else
@@ -217,7 +218,7 @@ def main() -> None:
             f"   observed {mine['observed']:.12f}  expected {mine['expected']:.4f}"
             f" (se {mine['expected_se']:.4f})  gamma {mine['gamma']:.4f}"
         )
-        if not args.pygamma:
+        if not args.pygamma or args.pygamma == "none":
             print("  pygamma-agreement: no interpreter given (--pygamma)")
             continue
         peer = pygamma(args.pygamma, frame, repeat=2)
