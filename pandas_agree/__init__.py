@@ -12,10 +12,8 @@ Krippendorff (2011), section C, in long form (one row per unit, coder, value):
 AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable=40)
 """
 
-from __future__ import annotations
-
 import importlib as _importlib
-from typing import TYPE_CHECKING
+import typing as _typing
 
 from . import declare as _declare
 from .frontends.accessor import AgreeAccessor
@@ -55,8 +53,9 @@ _NAMES: dict[str, tuple[str, ...]] = {  # names that are not declared functions
     "krippendorff.multivalued": ("MVAlphaResult",),
     "registry": ("available_coefficients", "register_coefficient"),
     "results": ("AlphaResult",),
-    "spans": ("GammaResult", "UAlphaResult", "UnitizingAlphaResult"),
+    "spans": ("GammaResult", "RelationAlphaResult", "UAlphaResult", "UnitizingAlphaResult"),
     "tasks.association": ("DiceResult",),
+    "tasks.hierarchy": ("HierarchicalF1Result", "Taxonomy"),
     "tasks.models": ("AltTestResult", "CandidateReport", "SelfConsistencyResult"),
     "tasks.pyramid.scoring": ("pyramid_sizes",),
 }
@@ -90,7 +89,7 @@ def __dir__() -> list[str]:
     return [*_public(), "__version__"]
 
 
-if TYPE_CHECKING:  # what IDEs and type checkers see
+if _typing.TYPE_CHECKING:  # what IDEs and type checkers see
     from . import datasets, errors, io, spans
     from .frontends import plot
     from .kappa import weights

@@ -108,14 +108,39 @@ _WEIGHTS_DOC = """weights : str, callable or matrix, optional
     ``"identity"``), a callable ``w(a, b)`` or a ``q x q`` matrix; see
     :mod:`pandas_agree.kappa.weights`. Order-based schemes need ordered categories."""
 
+_RELATION_COLUMNS = (
+    "document",
+    "coder",
+    "relation",
+    "label",
+    "head",
+    "tail",
+    "head_start",
+    "head_end",
+    "head_label",
+    "tail_start",
+    "tail_end",
+    "tail_label",
+)
+_RELATION_COLUMNS_DOC = ", ".join(_RELATION_COLUMNS) + """ : hashable
+    Column names of the relation frame (defaults: the names themselves): one row per relation
+    with the ids, offsets and labels of its head and tail spans, as the readers of
+    :mod:`pandas_agree.io` return with ``relations=True``."""
+
+#: Parameters documented together: a function names all of a group's own names or none.
+_GROUPS: dict[tuple[str, ...], str] = {
+    _COLUMNS: _COLUMNS_DOC,
+    _SPAN_COLUMNS: _SPAN_COLUMNS_DOC,
+    _RELATION_COLUMNS: _RELATION_COLUMNS_DOC,
+}
+
 #: The shared parameters by name. A function names one as a *bare* parameter (no default,
 #: no annotation); :func:`declared` completes it from here.
 SHARED: dict[str, SharedParameter] = _shared(
-    *(SharedParameter(n, n, "Hashable", _COLUMNS_DOC, _COLUMNS) for n in _COLUMNS[::2]),
-    SharedParameter("coder", "coder", "Hashable", "", ()),  # documented by its group
     *(
-        SharedParameter(n, n, "Hashable", _SPAN_COLUMNS_DOC, _SPAN_COLUMNS)
-        for n in ("document", "start", "end", "label")
+        SharedParameter(n, n, "Hashable", "", group)
+        for group in _GROUPS
+        for n in group
     ),
     SharedParameter(
         "categories",
@@ -155,7 +180,6 @@ SHARED: dict[str, SharedParameter] = _shared(
     Use only these coders' ratings (default: every coder).""",
     ),
 )
-_GROUPS = (_COLUMNS, _SPAN_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -204,13 +228,14 @@ def _insert_docs(doc: str | None, shared: Iterable[str]) -> str | None:
     entries, seen = [], set()
     for name in shared:
         spec = SHARED[name]
-        text = spec.doc or next(
-            (SHARED[g[0]].doc for g in _GROUPS if name in g and set(g) <= set(shared)), ""
-        )
-        if name in documented or not text or text in seen:
-            continue
-        seen.add(text)
-        entries += [indent + row if row else row for row in text.split("\n")]
+        texts = [spec.doc] if spec.doc else [
+            doc for group, doc in _GROUPS.items() if name in group and set(group) <= set(shared)
+        ]
+        for text in texts:
+            if name in documented or text in seen:
+                continue
+            seen.add(text)
+            entries += [indent + row if row else row for row in text.split("\n")]
     if not entries:
         return doc
     at = end
@@ -276,7 +301,8 @@ def declared(
         )
         named = set(shared)
         for group in _GROUPS:
-            inside = named & set(group) - {"coder"}
+            others = {n for g in _GROUPS if g != group for n in g}
+            inside = named & (set(group) - others)
             if inside and not set(group) <= named:
                 raise TypeError(
                     f"{func.__qualname__} must name {list(group)} together; missing "

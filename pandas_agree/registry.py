@@ -21,7 +21,6 @@ import warnings
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from . import declare
@@ -191,7 +190,7 @@ def _value(
         return float("nan"), f"{name}: no pairable unit"
     val = float(result)
     reason = getattr(result, "reason", None)
-    return val, (f"{name}: {reason}" if np.isnan(val) and reason else None)
+    return val, (f"{name}: {reason}" if reason else None)
 
 
 def coefficient_table(

@@ -52,7 +52,7 @@ def _read_csv_output(text: str) -> pd.DataFrame:
 
 def test_csv_with_json_lists_matches_report(capsys, csv_file):
     code, out, err = _run(
-        capsys, "report", csv_file, "--by", "figure", "--distance", *DISTANCES, "--format", "csv"
+        capsys, "report", csv_file, "--by", "figure", "--distance", *DISTANCES, "--to", "csv"
     )
     assert code == 0, err
     got = _read_csv_output(out)
@@ -93,7 +93,7 @@ def test_column_names_and_tsv_with_set_separator(capsys, tmp_path):
         "figure",
         "--distance",
         *DISTANCES,
-        "--format",
+        "--to",
         "csv",
     )
     assert code == 0, err
@@ -107,7 +107,7 @@ def test_jsonl(capsys, tmp_path):
     path = tmp_path / "ratings.jsonl"
     _sets_frame().to_json(path, orient="records", lines=True)
     code, out, err = _run(
-        capsys, "report", path, "--by", "figure", "--distance", "masi", "--format", "json"
+        capsys, "report", path, "--by", "figure", "--distance", "masi", "--to", "json"
     )
     assert code == 0, err
     records = json.loads(out)
@@ -159,7 +159,7 @@ def test_scalars_stay_scalars(capsys, tmp_path):
     path = tmp_path / "k.csv"
     pa.datasets.krippendorff_2011().to_csv(path, index=False)
     code, out, _ = _run(
-        capsys, "report", path, "--distance", "nominal", "interval", "--format", "csv",
+        capsys, "report", path, "--distance", "nominal", "interval", "--to", "csv",
         "--numeric",
     )
     assert code == 0
@@ -178,7 +178,7 @@ def test_markdown_output_and_output_file(capsys, csv_file, tmp_path):
         "figure",
         "--distance",
         "masi",
-        "--format",
+        "--to",
         "markdown",
         "--output",
         target,
@@ -214,7 +214,7 @@ def test_bootstrap_columns_match_report_per_distance(capsys, csv_file):
         "200",
         "--seed",
         "7",
-        "--format",
+        "--to",
         "csv",
     )
     assert code == 0, err
@@ -334,8 +334,8 @@ def test_degenerate_data_warns_in_one_line(capsys, tmp_path):
         (["report", "{csv}", "--by", "figure", "--distance", "interval"], "interval"),
         (["report", "{csv}", "--ci", "1.5"], "--ci"),
         (["report", "{csv}", "--n-boot", "0"], "--n-boot"),
-        (["report", "{csv}", "--format", "xml"], "--format"),
-        (["report", "{txt}"], "--input-format"),
+        (["report", "{csv}", "--to", "xml"], "--to"),
+        (["report", "{txt}"], "--from"),
         (["report", "{bad}"], "cannot parse"),
         (["report", "{empty}"], "empty"),
         (["report", "{badset}"], "as a JSON list"),
@@ -414,7 +414,7 @@ def test_python_m_pandas_agree_demo():
 
 def test_input_not_modified(csv_file):
     before = csv_file.read_bytes()
-    main(["report", str(csv_file), "--by", "figure", "--format", "csv", "-o", "-"])
+    main(["report", str(csv_file), "--by", "figure", "--to", "csv", "-o", "-"])
     assert csv_file.read_bytes() == before
 
 

@@ -125,7 +125,7 @@ def test_missing_like_labels_are_labels(capsys, tmp_path, fmt):
     values = read_table(path)["value"]
     assert sorted(values.dropna().unique()) == sorted(spell.values())
     assert int(values.isna().sum()) == sum(1 for r in rows if r[2] == "") == 7
-    code, out, err = _run(capsys, "report", path, "--format", "csv")
+    code, out, err = _run(capsys, "report", path, "--to", "csv")
     assert code == 0, err
     assert round(_pooled(out), 3) == K2011["nominal"]
 
@@ -136,7 +136,7 @@ def test_number_spellings_are_different_labels(capsys, tmp_path):
     path = tmp_path / "k.csv"
     _write_text_csv(path, _k2011_rows(spell.get))
     assert set(read_table(path)["value"].dropna()) == set(spell.values())
-    code, out, err = _run(capsys, "report", path, "--format", "csv")
+    code, out, err = _run(capsys, "report", path, "--to", "csv")
     assert code == 0, err
     assert round(_pooled(out), 3) == K2011["nominal"]
 
@@ -146,7 +146,7 @@ def test_unit_ids_with_leading_zeros_are_different_units(capsys, tmp_path):
     path = tmp_path / "k.csv"
     _write_text_csv(path, _k2011_rows(str, unit_text=lambda u: "0" * (u - 1) + "1"))
     assert read_table(path)["unit"].nunique() == 12
-    code, out, err = _run(capsys, "report", path, "--format", "csv")
+    code, out, err = _run(capsys, "report", path, "--to", "csv")
     assert code == 0, err
     assert round(_pooled(out), 3) == K2011["nominal"]
     assert int(pd.read_csv(io.StringIO(out), index_col=0).loc["pooled", "n_units"]) == 11
@@ -157,7 +157,7 @@ def test_group_labels_are_text(capsys, tmp_path):
     rows = [("01", *r) for r in _k2011_rows(str)] + [("1", *r) for r in _k2011_rows(str)]
     path = tmp_path / "g.csv"
     _write_text_csv(path, rows, header=("doc", "unit", "coder", "value"))
-    code, out, err = _run(capsys, "report", path, "--by", "doc", "--format", "csv")
+    code, out, err = _run(capsys, "report", path, "--by", "doc", "--to", "csv")
     assert code == 0, err
     table = pd.read_csv(io.StringIO(out), index_col=0, dtype={"doc": str})
     assert list(table.index) == ["01", "1", "pooled"]
@@ -177,7 +177,7 @@ def test_numeric_reads_numbers_and_merges_spellings(capsys, tmp_path, distance):
     path = tmp_path / "k.csv"
     _write_text_csv(path, rows)
     code, out, err = _run(
-        capsys, "report", path, "--distance", distance, "--numeric", "--format", "csv"
+        capsys, "report", path, "--distance", distance, "--numeric", "--to", "csv"
     )
     assert code == 0, err
     assert round(_pooled(out, distance), 3) == K2011[distance]
@@ -192,7 +192,7 @@ def test_without_numeric_the_spellings_stay_apart(capsys, tmp_path):
     ]
     path = tmp_path / "k.csv"
     _write_text_csv(path, rows)
-    code, out, err = _run(capsys, "report", path, "--format", "csv")
+    code, out, err = _run(capsys, "report", path, "--to", "csv")
     assert code == 0, err
     want = _brute_alpha([r for r in rows if r[2] != ""], _nominal)
     assert _pooled(out) == pytest.approx(want, abs=1e-12)
@@ -226,12 +226,12 @@ def test_na_values_marks_extra_missing_cells(capsys, tmp_path):
             enumerate(_k2011_rows(str))]
     path = tmp_path / "k.csv"
     _write_text_csv(path, rows)
-    code, out, err = _run(capsys, "report", path, "--na-values", "NA", "-", "--format", "csv")
+    code, out, err = _run(capsys, "report", path, "--na-values", "NA", "-", "--to", "csv")
     assert code == 0, err
     assert round(_pooled(out), 3) == K2011["nominal"]
     code, out, err = _run(
         capsys, "report", path, "--na-values", "NA", "-", "--numeric", "--distance", "interval",
-        "--format", "csv",
+        "--to", "csv",
     )
     assert code == 0, err
     assert round(_pooled(out, "interval"), 3) == K2011["interval"]
@@ -275,7 +275,7 @@ def test_jsonl_keeps_its_types(capsys, tmp_path):
         + "\n",
         encoding="utf-8",
     )
-    code, out, err = _run(capsys, "report", path, "--distance", "interval", "--format", "csv")
+    code, out, err = _run(capsys, "report", path, "--distance", "interval", "--to", "csv")
     assert code == 0, err
     assert round(_pooled(out, "interval"), 3) == K2011["interval"]
     text = tmp_path / "t.jsonl"
@@ -289,7 +289,7 @@ def test_parquet_keeps_its_types(capsys, tmp_path):
     pytest.importorskip("pyarrow")
     path = tmp_path / "k.parquet"
     _k2011().to_parquet(path)
-    code, out, err = _run(capsys, "report", path, "--distance", "ratio", "--format", "csv")
+    code, out, err = _run(capsys, "report", path, "--distance", "ratio", "--to", "csv")
     assert code == 0, err
     assert round(_pooled(out, "ratio"), 3) == K2011["ratio"]
 
@@ -311,7 +311,7 @@ def test_text_reading_matches_alpha_from_the_definition(capsys, tmp_path, seed):
     path = tmp_path / "r.csv"
     _write_text_csv(path, rows)
     markers = ["n/a"] if seed % 2 else []
-    argv = ["report", path, "--format", "csv"] + (["--na-values", *markers] if markers else [])
+    argv = ["report", path, "--to", "csv"] + (["--na-values", *markers] if markers else [])
     code, out, err = _run(capsys, *argv)
     kept = [r for r in rows if r[2] != "" and r[2] not in markers]
     want = _brute_alpha(kept, _nominal)
@@ -334,7 +334,7 @@ def test_numeric_reading_matches_interval_alpha_from_the_definition(capsys, tmp_
     path = tmp_path / "n.csv"
     _write_text_csv(path, rows)
     code, out, err = _run(
-        capsys, "report", path, "--numeric", "--distance", "interval", "--format", "csv"
+        capsys, "report", path, "--numeric", "--distance", "interval", "--to", "csv"
     )
     assert code == 0, err
     assert _pooled(out, "interval") == pytest.approx(_brute_alpha(numbers, _interval), abs=1e-12)
@@ -404,7 +404,7 @@ def test_by_named_like_an_interval_column_is_refused():
 def test_cli_by_named_alpha_is_one_line(capsys, tmp_path, fmt):
     path = tmp_path / "g.csv"
     _two_groups(first="d1", second="d2", by="n_units").to_csv(path, index=False)
-    code, out, err = _run(capsys, "report", path, "--by", "n_units", "--format", fmt)
+    code, out, err = _run(capsys, "report", path, "--by", "n_units", "--to", fmt)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "--by column 'n_units' has the name of a column of the report" in err
 

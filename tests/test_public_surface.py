@@ -147,6 +147,19 @@ def test_every_public_name_resolves_and_is_listed_by_dir():
         pa.alhpa  # noqa: B018
 
 
+def test_dir_shows_only_the_public_surface():
+    # dir() listed the module's helpers (Any, TYPE_CHECKING, importlib, annotations,
+    # register_on_import, _NAMES, ...) and the subpackages an import brought in.
+    importlib.import_module("pandas_agree.krippendorff.alpha")  # sets pa.krippendorff
+    public = [n for n in dir(pa) if not n.startswith("__")]
+    assert public == sorted(pa.__all__)
+    assert "__version__" in dir(pa)
+    for helper in ("Any", "TYPE_CHECKING", "importlib", "annotations", "register_on_import"):
+        assert helper not in dir(pa)
+        with pytest.raises(AttributeError, match=f"no attribute {helper!r}"):
+            getattr(pa, helper)
+
+
 # ---------------------------------------------------------------------------------------------
 # One meaning per name
 

@@ -546,7 +546,7 @@ def test_cli_spans_brat(tmp_path, capsys):
     )  # fmt: skip
     _write_brat(tmp_path, spans, texts)
     code, out, err = _run(
-        capsys, "spans", tmp_path, "--format", "brat", "--by", "document", "--output-format", "csv"
+        capsys, "spans", tmp_path, "--from", "brat", "--by", "document", "--to", "csv"
     )
     assert code == 0, err
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
@@ -559,15 +559,15 @@ def test_cli_spans_brat(tmp_path, capsys):
 
 def test_cli_spans_errors(tmp_path, capsys):
     pytest.importorskip("pandas_agree.io")
-    code, _, err = _run(capsys, "spans", tmp_path / "nope", "--format", "brat")
+    code, _, err = _run(capsys, "spans", tmp_path / "nope", "--from", "brat")
     assert code == 2 and "no such file or directory" in err
-    code, _, err = _run(capsys, "spans", tmp_path, "--format", "excel")
+    code, _, err = _run(capsys, "spans", tmp_path, "--from", "excel")
     assert code == 2 and "invalid choice: 'excel'" in err
     from pandas_agree.io import example_path
 
     # Label Studio holds the task texts: token units by default
     path = example_path("label_studio.json")
-    code, out, err = _run(capsys, "spans", path, "--format", "labelstudio")
+    code, out, err = _run(capsys, "spans", path, "--from", "label-studio")
     assert code == 0 and "token" in out, err
     # an export without texts: --unit token is refused, char units are the default
     tasks = json.loads(path.read_text(encoding="utf-8"))
@@ -575,9 +575,9 @@ def test_cli_spans_errors(tmp_path, capsys):
         task["data"] = {"page": task["data"]["text"]}
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps(tasks), encoding="utf-8")
-    code, _, err = _run(capsys, "spans", bare, "--format", "labelstudio", "--unit", "token")
+    code, _, err = _run(capsys, "spans", bare, "--from", "label-studio", "--unit", "token")
     assert code == 2 and "--unit token needs the document texts" in err
-    code, out, err = _run(capsys, "spans", bare, "--format", "labelstudio")
+    code, out, err = _run(capsys, "spans", bare, "--from", "label-studio")
     assert code == 0 and "char" in out
 
 
@@ -585,7 +585,7 @@ def test_cli_spans_errors(tmp_path, capsys):
     ("fmt", "example", "reader", "unit"),
     [
         # every bundled export holds its texts: token units by default
-        pytest.param("labelstudio", "label_studio.json", "read_label_studio", "token", id="ls"),
+        pytest.param("label-studio", "label_studio.json", "read_label_studio", "token", id="ls"),
         pytest.param("webanno", "webanno", "read_webanno_tsv", "token", id="webanno"),
         pytest.param("jsonl", "doccano", "read_jsonl", "token", id="doccano"),
         pytest.param("jsonl", "prodigy.jsonl", "read_jsonl", "token", id="prodigy"),
@@ -595,7 +595,7 @@ def test_cli_spans_bundled_exports_match_span_report(capsys, fmt, example, reade
     io = pytest.importorskip("pandas_agree.io")
     path = io.example_path(example)
     code, out, err = _run(
-        capsys, "spans", path, "--format", fmt, "--by", "document", "--output-format", "json"
+        capsys, "spans", path, "--from", fmt, "--by", "document", "--to", "json"
     )
     assert code == 0, err
     got = pd.read_json(__import__("io").StringIO(out), orient="records")
@@ -608,7 +608,7 @@ def test_cli_spans_bundled_exports_match_span_report(capsys, fmt, example, reade
 def test_cli_spans_conll2012_counts_every_token(capsys):
     io = pytest.importorskip("pandas_agree.io")
     path = io.example_path("conll2012")
-    code, out, err = _run(capsys, "spans", path, "--format", "conll2012", "--output-format", "csv")
+    code, out, err = _run(capsys, "spans", path, "--from", "conll2012", "--to", "csv")
     assert code == 0, err
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
     n_tokens = io.conll2012_tokens(path).groupby("document")["token"].nunique().sum()
@@ -651,7 +651,7 @@ def test_cli_spans_counts_empty_ann_files(tmp_path, capsys):
     texts = {"d1": "Bill met Jill .", "d2": "Ann saw Bob ."}
     spans = frame([("d1", "A", 0, 4, "PER"), ("d1", "B", 0, 4, "PER"), ("d2", "A", 0, 3, "PER")])
     _write_brat(tmp_path, spans, texts)  # B's d2.ann is empty: B saw d2 and marked nothing
-    code, out, err = _run(capsys, "spans", tmp_path, "--format", "brat", "--output-format", "csv")
+    code, out, err = _run(capsys, "spans", tmp_path, "--from", "brat", "--to", "csv")
     assert code == 0, err
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
     units = pa.spans_to_units(spans, texts=texts, coders=["A", "B"])

@@ -19,7 +19,7 @@ from ..errors import (
     NoPairableUnitsError,
     user_stacklevel,
 )
-from .prepare import CodedData, OnDuplicate, prepare
+from .prepare import CodedData, OnDuplicate, has_rank_order, prepare
 
 __all__ = [
     "check_known",
@@ -36,13 +36,15 @@ __all__ = [
 def order_known(
     data: pd.DataFrame, value: Hashable, categories: Sequence[Hashable] | None, domain: pd.Index
 ) -> bool:
-    """Whether the category order is meaningful: explicit, an ordered Categorical, or numbers."""
-    if categories is not None:
-        return True
+    """Whether the order of ``domain`` (the categories of ``data[value]``) is a rank order.
+
+    The rule is :func:`pandas_agree.data.prepare.has_rank_order` (explicit ``categories``,
+    an ordered Categorical, or values ranked by value such as numbers; never text), the
+    same rule ordinal alpha uses.
+    """
     column = data[value] if value in getattr(data, "columns", ()) else None
-    if column is not None and isinstance(column.dtype, pd.CategoricalDtype):
-        return bool(column.dtype.ordered)
-    return domain.dtype.kind in "iufb"
+    dtype = column.dtype if column is not None and not isinstance(column, pd.DataFrame) else None
+    return has_rank_order(domain, explicit=categories is not None, dtype=dtype)
 
 
 def prepare_categorical(

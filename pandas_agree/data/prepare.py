@@ -31,13 +31,13 @@ from ..errors import (
 from .sets import (
     ElementForm,
     check_sep,
-    check_separators,
     form_of,
     from_distinct,
     is_set_cell,
     items_and_lengths,
     missing_in_set_message,
     reads_in_c,
+    text_sets,
 )
 from .strings import short_string_codes
 
@@ -45,6 +45,7 @@ __all__ = [
     "CodedData",
     "OnDuplicate",
     "check_columns",
+    "has_rank_order",
     "is_sortable",
     "prepare",
     "reliability_matrix",
@@ -263,6 +264,69 @@ def _check_hashable(arr: np.ndarray, column: Hashable, param: str = "value") -> 
             ) from None
 
 
+#: Kinds of values (:func:`pandas.api.types.infer_dtype` names) ranked by their value.
+_RANKED_KINDS = frozenset(
+    {
+        "integer",
+        "floating",
+        "mixed-integer-float",
+        "decimal",
+        "boolean",
+        "datetime",
+        "datetime64",
+        "date",
+        "time",
+        "timedelta",
+        "timedelta64",
+        "period",
+        "empty",
+    }
+)
+
+
+def has_rank_order(values: Any, *, explicit: bool = False, dtype: Any = None) -> bool:
+    """Whether ``values`` are in a rank order: the one rule of every route that uses an order.
+
+    Ordinal alpha, order-based agreement weights (weighted kappa, Scott's pi, Fleiss' kappa,
+    Gwet's AC2, Conger's, Light's and Hubert's kappa), ``pairwise(metric="kappa",
+    weights=...)`` and every accessor, report, dask and xarray route ask this function.
+    An order is known when it is given (``explicit``: ``categories=[...]`` in rank order) or
+    the column is an ordered Categorical (``dtype``); otherwise values are ranked by their
+    value when they are numbers, booleans, dates, times, durations or periods (an unordered
+    Categorical of numbers too). Text is never ranked: its sorted order is alphabetical, not
+    a rank. Sets and mixed values have no rank either.
+
+    Parameters
+    ----------
+    values : array-like
+        The distinct values (or the categories of a categorical column).
+    explicit : bool, default False
+        Whether the caller was given the order (``categories=``).
+    dtype : dtype, optional
+        The column's dtype: an ordered :class:`pandas.CategoricalDtype` is an order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> has_rank_order(pd.Index([1, 2, 3])), has_rank_order(pd.Index(["low", "high"]))
+    (True, False)
+    >>> has_rank_order(pd.Index(["low", "high"]), explicit=True)
+    True
+    >>> has_rank_order(None, dtype=pd.CategoricalDtype(["low", "high"], ordered=True))
+    True
+    """
+    if explicit:
+        return True
+    if isinstance(dtype, pd.CategoricalDtype):
+        if dtype.ordered:
+            return True
+        values = dtype.categories
+    kind = getattr(getattr(values, "dtype", None), "kind", "")
+    if kind and kind in "iufbmM":
+        return True
+    return pd.api.types.infer_dtype(values, skipna=True) in _RANKED_KINDS
+
+
 def value_domain(
     values: np.ndarray | pd.Series,
     is_set: bool,
@@ -295,7 +359,7 @@ def value_domain(
         codes, uniques = pd.factorize(values, sort=True)
         # In rank order when the categorical is ordered or its categories are numbers;
         # an unordered categorical of labels is only sorted alphabetically.
-        ranked = bool(values.dtype.ordered) or values.dtype.categories.dtype.kind in "iufbmM"
+        ranked = has_rank_order(None, dtype=values.dtype)
         return codes.astype(np.intp), pd.Index(np.asarray(uniques)), ranked
     if not is_set and isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
         fast = _small_int_codes(values)
@@ -308,7 +372,7 @@ def value_domain(
         _check_hashable(np.asarray(values, dtype=object), column)
         raise
     # Sorted text is in alphabetical order, not a rank order (``ordinal`` refuses it).
-    ranked = sortable and pd.api.types.infer_dtype(uniques, skipna=True) not in ("string", "bytes")
+    ranked = sortable and has_rank_order(uniques)
     return codes.astype(np.intp), pd.Index(uniques, dtype=object if is_set else None), ranked
 
 
@@ -352,7 +416,7 @@ def prepare(
     scalars_as_sets : bool
         Treat a scalar as a one-element set in a column that mixes sets and scalars
         (set distances ask for this); otherwise mixing raises. Plain strings that look like
-        several labels (``"PER;LOC"``, see :data:`~pandas_agree.data.sets.SEPARATOR_HINTS`)
+        several labels (``"PER;LOC"``, see :data:`~pandas_agree.data.prepare.sets.SEPARATOR_HINTS`)
         then raise :class:`~pandas_agree.errors.AmbiguousValuesError` unless ``sep`` says
         how to read them.
     sep : str, None or False
@@ -497,9 +561,7 @@ def _prepare_values(
         else:
             vcodes = vcodes[keep]
     if vcodes is not None:
-        distinct = pre[1]
-        if scalars_as_sets and sep is None:
-            check_separators(distinct, value)
+        distinct = pre[1]  # text under a set distance read by _sets_from_text
         value_codes, domain, ordered, is_set = _domain_from_distinct(
             vcodes, distinct, scalars_as_sets, categories, value, all_used=keep is None
         )
@@ -510,9 +572,7 @@ def _prepare_values(
     else:
         is_categorical = isinstance(raw.dtype, pd.CategoricalDtype)
         vals: Any = raw if is_categorical else raw.to_numpy()
-        is_set = False
-        if scalars_as_sets and sep is None:
-            check_separators(pd.unique(raw), value)
+        is_set = False  # text under a set distance checked by _sets_from_text
         value_codes, domain, ordered = value_domain(vals, is_set, categories, value)
     return CodedData(
         unit_codes=unit_codes,
@@ -541,6 +601,8 @@ def _set_form(
     form, pre = form_of(raw, sep, scalars_as_sets or union)
     if form is not None:
         return form, None
+    if (scalars_as_sets or union) and sep is None:
+        pre = _sets_from_text(raw, pre)
     if not union:
         return None, pre
     if pre is None:
@@ -549,6 +611,31 @@ def _set_form(
     codes, distinct = pre
     present = codes >= 0
     return from_distinct(present, codes[present], distinct, raw.name), None
+
+
+def _sets_from_text(
+    raw: pd.Series, pre: tuple[np.ndarray, np.ndarray] | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The text rule of :func:`pandas_agree.data.prepare.sets.text_sets` on a column read as sets,
+    applied to its distinct values: a text that looks like several labels raises, a
+    bracketed text becomes its JSON set. Returns the codes into the distinct values read
+    so (``pre`` unchanged when no text needed reading)."""
+    if pre is None:
+        dtype = raw.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            distinct = np.asarray(dtype.categories, dtype=object)
+        elif isinstance(dtype, pd.StringDtype) or pd.api.types.is_string_dtype(dtype):
+            distinct = np.asarray(pd.unique(raw.dropna()), dtype=object)
+        else:
+            return None  # numbers, booleans, dates: no text
+        read, _ = text_sets(distinct, None, raw.name, as_sets=True)
+        if all(a is b for a, b in zip(read, distinct)):
+            return None  # checked; nothing to read
+        codes, uniques = pd.factorize(raw)
+        pre = codes.astype(np.intp, copy=False), np.asarray(uniques, dtype=object)
+    codes, distinct = pre
+    read, _ = text_sets(distinct, None, raw.name, as_sets=True)
+    return codes, read
 
 
 def _prepare_sets(

@@ -21,7 +21,11 @@ Rules, the same on every road:
 * a missing element *inside* a set (``{"a", None}``, an Arrow list with a null) has label code
   ``-1`` here, and :func:`pandas_agree.data.prepare.prepare` raises
   :class:`~pandas_agree.errors.MissingInSetError` naming the unit, coder and value;
-* a plain scalar label under a set distance is the one-element set ``{label}``.
+* a plain scalar label under a set distance is the one-element set ``{label}``;
+* a *text* cell read where sets are read follows :func:`text_sets`, the one rule of Python
+  and the command line: a cell written in brackets is a JSON list (``"[]"`` the empty set),
+  other text is split at ``sep``, and without ``sep`` a text that looks like several
+  labels is refused; ``sep=False`` reads every text as one label.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ __all__ = [
     "likely_separator",
     "missing_in_set_message",
     "reads_in_c",
+    "text_sets",
     "to_frozensets",
 ]
 
@@ -232,7 +237,7 @@ def _encoded(flat: Any) -> tuple[np.ndarray, list]:
     distinct items.
 
     Strings of at most 7 bytes without nulls are numbered in C
-    (:func:`pandas_agree.data.strings.first_codes`: 540,000 labels in 2 ms). Otherwise
+    (:func:`pandas_agree.data.prepare.strings.first_codes`: 540,000 labels in 2 ms). Otherwise
     :func:`pyarrow.compute.dictionary_encode`: a large array of strings is encoded in two
     halves at once (the kernel releases the GIL), the second half's dictionary then mapped
     onto the first's: the same codes, in half the time on two cores (see
@@ -395,8 +400,12 @@ def _scalars_as_sets(
             f"(e.g. {vals[~is_set][0]!r}); use a set distance (a scalar then counts as a "
             "one-element set) or make every value a set"
         )
-    if check_strings:
-        check_separators(vals[~is_set], column)
+    if check_strings:  # text follows text_sets: "[...]" is a JSON list, "a;b" is refused
+        read, has_sets = text_sets(vals[~is_set], None, column, as_sets=True)
+        if has_sets:
+            vals = vals.copy()
+            vals[~is_set] = read
+            is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
     wrapped = np.empty(vals.size, dtype=object)
     wrapped[:] = [x if s else (x,) for x, s in zip(vals, is_set.tolist())]
     return wrapped
@@ -508,10 +517,18 @@ def from_strings(series: pd.Series, sep: str) -> ElementForm:
             f"`sep` splits strings, but the `value` column {series.name!r} holds {bad!r} "
             f"({type(bad).__name__}); pass sep=None for sets given as lists or sets"
         )
+
+    def as_listed() -> ElementForm:  # "[...]" cells are JSON lists (see text_sets)
+        cells, _ = text_sets(vals.to_numpy(dtype=object), sep, series.name, as_sets=True)
+        form = from_objects(cells, False, series.name, check_strings=False)
+        return ElementForm(present, form.indptr, form.labels, form.label_domain)
+
     try:
         import pyarrow as pa
         import pyarrow.compute as pc
     except ImportError:  # without the arrow extra (tests: monkeypatched away)
+        if len(vals) and vals.astype(object).str.contains("[", regex=False).any():
+            return as_listed()
         split = vals.astype(object).str.split(sep, regex=False).to_numpy()
         lists = np.empty(split.size, dtype=object)
         lists[:] = [[p.strip() for p in parts if p.strip()] for parts in split]
@@ -523,6 +540,8 @@ def from_strings(series: pd.Series, sep: str) -> ElementForm:
             arr = arr.combine_chunks()
     else:
         arr = pa.array(vals.to_numpy(dtype=object), type=pa.large_string())
+    if len(arr) and pc.any(pc.match_substring(arr, "[")).as_py():  # a scan in C
+        return as_listed()
     parts = pc.split_pattern(arr, sep)
     flat = pc.utf8_trim_whitespace(pc.list_flatten(parts))
     keep = pc.not_equal(pc.utf8_length(flat), 0)
@@ -628,6 +647,133 @@ def to_frozensets(
     out = np.full(raw.size, np.nan, dtype=object)
     out[present_rows] = sets[codes]
     return pd.Series(out, index=raw.index, name=raw.name, dtype=object)
+
+
+def _is_bracketed(text: str) -> bool:
+    """Whether ``text`` is written as a list: it starts with "[" (after white space)."""
+    return text.lstrip().startswith("[")
+
+
+def _json_set(text: str, column: Hashable) -> frozenset:
+    """A bracketed text cell read as a JSON list; anything else in brackets is refused."""
+    import json
+
+    try:
+        items = json.loads(text)
+    except ValueError as exc:
+        reason = getattr(exc, "msg", str(exc))
+        items, problem = None, f"it cannot be read as a JSON list ({reason})"
+    else:
+        problem = None if isinstance(items, list) else "it cannot be read as a JSON list"
+    if problem is None:
+        try:
+            return frozenset(tuple(x) if isinstance(x, list) else x for x in items)
+        except TypeError:
+            problem = "its elements are not labels"
+    raise AmbiguousValuesError(
+        f"`value` column {column!r} holds the text {text!r}, written as a list (starting "
+        f"with '['), but {problem}: write sets as JSON lists ('[\"a\", \"b\"]'; '[]' is "
+        "the empty set), or pass sep=False to read each text as one label"
+    )
+
+
+def _json_number(text: str) -> Any:
+    """``text`` as the number it writes in JSON ("7", "2.5"), else ``text`` itself."""
+    import json
+
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
+        return parsed
+    return text
+
+
+def text_sets(
+    cells: Any, sep: str | bool | None, column: Hashable, *, as_sets: bool
+) -> tuple[np.ndarray, bool]:
+    """Read the text cells of a value column where sets are read: the one rule of Python
+    and the command line.
+
+    Rules for a text (``str``) cell, in order:
+
+    1. ``sep=False``: every text is one label, as written (brackets included).
+    2. A text written as a list (it starts with ``"["`` after white space) is a JSON
+       list: ``"[]"`` is the empty set, ``'["a", "b"]'`` is ``{"a", "b"}``, ``"[1, 2]"``
+       is ``{1, 2}``; with or without ``sep``. Such a text that is not a JSON list
+       (Python's ``"['a', 'b']"``, an unclosed ``"[1, 2"``) raises
+       :class:`~pandas_agree.errors.AmbiguousValuesError`.
+    3. With ``sep``, every other text is split at ``sep`` (labels stripped, empty fields
+       dropped: ``""`` is the empty set); its labels are text.
+    4. Without ``sep``, in a column read as sets (``as_sets``: a set distance) or holding a
+       list-like text, another text that looks like several labels (``"a;b"``, see
+       :data:`SEPARATOR_HINTS`) raises :class:`~pandas_agree.errors.AmbiguousValuesError`;
+       in a column holding a list-like text, a text that writes a JSON number (``"7"``)
+       is that number, as the elements of its JSON lists are; any other text stays one
+       label (the caller counts it as the one-element set).
+
+    So a text that looks like a delimited or bracketed list is never read as one label
+    unless ``sep=False`` says so. Cells that are not text are returned as they are.
+
+    Parameters
+    ----------
+    cells : array-like
+        The cells (any mix of text, missing values, other labels and sets).
+    sep : str, None or False
+        As for :func:`pandas_agree.alpha`.
+    column : hashable
+        The column's name, for messages.
+    as_sets : bool
+        Whether the column is read as sets whatever its cells (a set distance).
+
+    Returns
+    -------
+    cells : ndarray of object
+        The cells, text read by the rules (a frozenset where it is a set).
+    has_sets : bool
+        Whether a text cell became a set (rule 2 or 3).
+
+    Examples
+    --------
+    >>> cells, has_sets = text_sets(["[]", '["a", "b"]', "c"], None, "v", as_sets=True)
+    >>> [sorted(x) if isinstance(x, frozenset) else x for x in cells], has_sets
+    ([[], ['a', 'b'], 'c'], True)
+    >>> [sorted(x) for x in text_sets(["[]", "a;b"], ";", "v", as_sets=True)[0]]
+    [[], ['a', 'b']]
+    >>> text_sets(["a;b"], None, "v", as_sets=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pandas_agree.errors.AmbiguousValuesError: `value` column 'v' holds the string 'a;b' ...
+    """
+    arr = np.empty(len(cells), dtype=object)
+    arr[:] = list(cells) if not isinstance(cells, np.ndarray) else cells
+    if sep is False or arr.size == 0:
+        return arr, False
+    is_text = np.fromiter((isinstance(x, str) for x in arr), dtype=bool, count=arr.size)
+    if not is_text.any():
+        return arr, False
+    texts = pd.unique(arr[is_text])  # the rules run once per distinct text
+    bracketed = np.fromiter(map(_is_bracketed, texts), dtype=bool, count=texts.size)
+    read: dict[str, Any] = {t: _json_set(t, column) for t in texts[bracketed]}
+    plain = texts[~bracketed]
+    if isinstance(sep, str):
+        for t in plain:
+            read[t] = frozenset(p.strip() for p in t.split(sep) if p.strip())
+    else:
+        if as_sets or bracketed.any():
+            check_separators(plain, column)
+        if bracketed.any():
+            for t in plain:
+                number = _json_number(t)
+                if number is not t:
+                    read[t] = number
+    if not read:
+        return arr, False
+    positions = np.flatnonzero(is_text)
+    arr[positions] = [read.get(t, t) for t in arr[positions]]
+    has_sets = bool(bracketed.any()) or (isinstance(sep, str) and bool(plain.size))
+    return arr, has_sets
 
 
 def check_separators(distinct: Any, column: Hashable) -> None:

@@ -7,10 +7,15 @@ Subcommands:
   text table, CSV, JSON or Markdown; ``--html`` also writes the agreement report page
   (:mod:`pandas_agree.frontends.html`), ``--disagreements`` the units to adjudicate as CSV.
 * ``pandas-agree demo``: alpha on the published examples bundled with the package.
-* ``pandas-agree spans PATH --format brat|labelstudio|webanno|conll2012|jsonl``: alpha on
-  token or character units, unitizing alpha and pairwise F1 of a span export
-  (:func:`pandas_agree.span_report`), per document with ``--by document``; ``--html`` and
-  ``--disagreements`` as for ``report``.
+* ``pandas-agree spans PATH [--from FORMAT]``: alpha on token or character units,
+  unitizing alpha and pairwise F1 of a span export of brat, Label Studio, WebAnno,
+  CoNLL-2012, doccano or Prodigy (:func:`pandas_agree.span_report`), per document with
+  ``--by document``, per label with ``--by label``; ``--measures`` chooses the columns,
+  ``--relations`` adds agreement on relations; ``--html`` and ``--disagreements`` as for
+  ``report``.
+
+In every subcommand ``--from`` names the input format and ``--to`` the output format (the
+old ``--input-format``, ``--format`` and ``--output-format`` still work and warn).
 
 User mistakes (a missing file, a column that is not there, an unknown distance, ...) end
 with one line ``pandas-agree: error: ...`` on stderr and exit status 2, without a traceback.
@@ -54,6 +59,8 @@ __all__ = [
 PROG = "pandas-agree"
 DEMO_DISTANCES = ("nominal", "jaccard", "masi")
 INPUT_FORMATS = ("csv", "tsv", "parquet", "jsonl")
+#: Annotation-tool exports whose unit-level answers ``report`` reads (pandas_agree.io).
+TOOL_FORMATS = ("label-studio", "doccano", "prodigy")
 OUTPUT_FORMATS = ("table", "csv", "json", "markdown")
 _EXTENSIONS = {
     ".csv": "csv",
@@ -86,76 +93,61 @@ def _input_format(path: str, given: str | None) -> str:
     fmt = _EXTENSIONS.get(suffixes[-1] if suffixes else "")
     if fmt is None:
         raise CLIError(
-            f"cannot tell the format of {path!r} from its extension; pass --input-format "
+            f"cannot tell the format of {path!r} from its extension; pass --from "
             f"{{{','.join(INPUT_FORMATS)}}} (known extensions: {', '.join(sorted(_EXTENSIONS))})"
         )
     return fmt
 
 
-def _parse_json_list(cell: str) -> frozenset:
-    try:
-        items = json.loads(cell)
-    except json.JSONDecodeError as exc:
-        raise CLIError(f"cannot read the set {cell!r} as a JSON list: {exc.msg}") from None
-    if not isinstance(items, list):
-        raise CLIError(f"cannot read the set {cell!r} as a JSON list")
-    try:
-        return frozenset(tuple(x) if isinstance(x, list) else x for x in items)
-    except TypeError:
-        raise CLIError(f"the set {cell!r} has elements that are not labels") from None
+def _to_sets(values: pd.Series, set_sep: str | bool | None) -> pd.Series:
+    """Decode set-valued cells: text by :func:`pandas_agree.data.prepare.sets.text_sets` (the rule
+    Python uses: "[...]" is a JSON list, ``set_sep`` splits, text that looks like several
+    labels in a column of sets is refused), list and array cells of JSON Lines and Parquet.
 
-
-def _json_scalar(cell: Any) -> Any:
-    """A plain cell in a column of sets: a number when it reads as one, else the text."""
-    if isinstance(cell, str):
-        try:
-            parsed = json.loads(cell)
-        except json.JSONDecodeError:
-            return cell
-        if isinstance(parsed, (int, float)) and not isinstance(parsed, bool):
-            return parsed
-    return cell
-
-
-def _to_sets(values: pd.Series, set_sep: str | None) -> pd.Series:
-    """Decode set-valued cells: JSON lists ("[1, 2]"), ``set_sep``-separated text, arrays.
-
-    Missing cells stay missing. Once a column holds a set, its other cells are
-    one-element sets, so every distance sees one kind of value.
+    Missing and blank cells are missing. Once a column holds a set, its other cells are
+    one-element sets, so every distance sees one kind of value. ``set_sep=False`` reads
+    every text as one label.
     """
+    from ..data.sets import text_sets
+
+    if set_sep is False:
+        return values
     if set_sep is None and (
         pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype)
     ):
         return values
 
-    def decode(cell: Any) -> Any:
+    def native(cell: Any) -> Any:
         if cell is None or (isinstance(cell, float) and np.isnan(cell)) or cell is pd.NA:
             return None
         if isinstance(cell, np.ndarray):  # list columns of Parquet files
             return frozenset(cell.tolist())
         if isinstance(cell, (list, tuple, set, frozenset)):
-            return frozenset(cell)
+            try:
+                return frozenset(tuple(x) if isinstance(x, list) else x for x in cell)
+            except TypeError:
+                raise CLIError(
+                    f"the value column {values.name!r} holds the set {cell!r}, whose elements "
+                    "are not labels"
+                ) from None
         if isinstance(cell, str):
-            text = cell.strip()
-            if not text:
-                return None
-            if text.startswith("[") or text.endswith("]"):
-                return _parse_json_list(text)
-            if set_sep is not None:
-                return frozenset(part.strip() for part in text.split(set_sep) if part.strip())
+            return cell.strip() or None
         return cell
 
-    out = values.astype(object).map(decode)
-    has_sets = out.map(lambda v: isinstance(v, frozenset)).any()
-    if has_sets or set_sep is not None:
-        out = out.map(
-            lambda v: (
-                v
-                if v is None or isinstance(v, frozenset)
-                else frozenset([_json_scalar(v) if set_sep is None else str(v)])
-            )
-        )
-    return out.astype(object)
+    cells = np.empty(len(values), dtype=object)
+    cells[:] = [native(c) for c in values.astype(object)]
+    has_native = any(isinstance(c, frozenset) for c in cells)
+    cells, has_text = text_sets(cells, set_sep, values.name, as_sets=has_native)
+    if has_native or has_text or set_sep is not None:
+        wrapped = np.empty(cells.size, dtype=object)
+        wrapped[:] = [
+            c
+            if c is None or isinstance(c, frozenset)
+            else frozenset([c if set_sep is None else str(c)])
+            for c in cells
+        ]
+        cells = wrapped
+    return pd.Series(cells, index=values.index, name=values.name, dtype=object)
 
 
 def read_table(
@@ -163,7 +155,7 @@ def read_table(
     *,
     value: Hashable = "value",
     input_format: str | None = None,
-    set_sep: str | None = None,
+    set_sep: str | bool | None = None,
     na_values: Sequence[str] = (),
     numeric: bool = False,
 ) -> pd.DataFrame:
@@ -186,9 +178,11 @@ def read_table(
         The value column, where set-valued cells are decoded.
     input_format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the extension.
-    set_sep : str, optional
+    set_sep : str or False, optional
         Read each text cell of the value column as a set of labels separated by
-        ``set_sep`` (``"a;b"`` is ``{"a", "b"}``, ``"a"`` is ``{"a"}``).
+        ``set_sep`` (``"a;b"`` is ``{"a", "b"}``, ``"a"`` is ``{"a"}``); ``False`` reads
+        every text cell as one label, brackets and separators included. Text cells follow
+        :func:`pandas_agree.data.prepare.sets.text_sets`, the rule of ``sep=`` in Python.
     na_values : sequence of str, default ()
         Further text cells of the value column that mean missing, for example
         ``["NA", "-"]`` (compared exactly, case and spaces included).
@@ -201,9 +195,11 @@ def read_table(
     -------
     pandas.DataFrame
         Cells of the value column written as JSON lists (``"[1, 2]"``; ``"[]"`` is the
-        empty set) become frozensets; so do list cells of JSON Lines and Parquet files.
-        In a column that holds sets, every other cell is a one-element set. Empty cells are
-        missing.
+        empty set) become frozensets, with or without ``set_sep``; so do list cells of JSON
+        Lines and Parquet files. In a column that holds sets, every other cell is a
+        one-element set, and a text that looks like several labels (``"a;b"``) raises
+        :class:`~pandas_agree.errors.AmbiguousValuesError` unless ``set_sep`` says how to
+        read it. Empty cells are missing.
 
     Examples
     --------
@@ -249,7 +245,7 @@ def read_table(
         elif fmt == "parquet":
             frame = _read_parquet(source)
         else:
-            raise CLIError(f"--input-format must be one of {', '.join(INPUT_FORMATS)}, got {fmt!r}")
+            raise CLIError(f"--from must be one of {', '.join(INPUT_FORMATS)}, got {fmt!r}")
     except pd.errors.EmptyDataError:
         raise CLIError(f"{path!r} is empty") from None
     except pd.errors.ParserError as exc:
@@ -282,11 +278,11 @@ def _mark_missing(values: pd.Series, na_values: Sequence[str]) -> pd.Series:
     return values.astype(object).mask(hit, None)
 
 
-def _to_numbers(values: pd.Series, column: Hashable, set_sep: str | None) -> pd.Series:
+def _to_numbers(values: pd.Series, column: Hashable, set_sep: str | bool | None) -> pd.Series:
     """The value column as numbers; a cell that is not a finite number is an error."""
     if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
         return values
-    if set_sep is not None:
+    if isinstance(set_sep, str):
         raise CLIError("--numeric reads one number per cell; it does not go with --set-sep")
     present = values.notna().to_numpy()
     text = values.astype(object).where(present, None)
@@ -375,8 +371,12 @@ def _report_table(
         "value": args.value,
         "on_duplicate": args.on_duplicate,
     }
+    if args.set_sep is False:  # --no-set-sep: every text one label, no check
+        kwargs["sep"] = False
     if args.coefficients:
         kwargs["coefficients"] = args.coefficients
+    if args.categories:
+        kwargs["categories"] = _categories(args.categories, frame, args.value)
     by = args.by or None
     if args.ci is None:
         return run(frame, args.distance, by, **kwargs)
@@ -414,10 +414,13 @@ def _named_index(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _human(table: pd.DataFrame) -> pd.DataFrame:
-    """Drop the ``reason`` column of text tables when it says nothing."""
-    if "reason" in table.columns and table["reason"].isna().all():
-        return table.drop(columns="reason")
-    return table
+    """Drop the ``reason`` columns of text tables when they say nothing."""
+    quiet = [
+        c
+        for c in table.columns
+        if isinstance(c, str) and c.endswith("reason") and table[c].isna().all()
+    ]
+    return table.drop(columns=quiet) if quiet else table
 
 
 def _cell(x: Any, digits: int) -> str:
@@ -467,7 +470,7 @@ def format_table(table: pd.DataFrame, fmt: str, digits: int = 3) -> str:
         return table.to_csv().rstrip("\n")
     if fmt == "json":
         return table.reset_index().to_json(orient="records", indent=2)
-    raise CLIError(f"--format must be one of {', '.join(OUTPUT_FORMATS)}, got {fmt!r}")
+    raise CLIError(f"--to must be one of {', '.join(OUTPUT_FORMATS)}, got {fmt!r}")
 
 
 def _write(text: str, output: str | None) -> None:
@@ -574,19 +577,75 @@ def _separator(text: str) -> str:
 
 
 REPORT_EPILOG = """\
-set-valued cells:
+set-valued cells (the rule of sep= in Python):
   A cell of the value column written as a JSON list is a set: "[1, 2]", '["a", "b"]'.
-  "[]" is the empty set (a coded value); an empty cell is missing. With --set-sep ";",
-  every non-empty cell is a set of labels: "a;b" is {a, b} and "a" is {a}. In a column
-  that holds any set, plain cells are one-element sets. JSON Lines and Parquet list
-  values are sets too.
+  "[]" is the empty set (a coded value), with or without --set-sep; an empty cell is
+  missing. With --set-sep ";", every other non-empty cell is a set of labels: "a;b" is
+  {a, b} and "a" is {a}. In a column that holds any set, plain cells are one-element
+  sets, and a cell that looks like several labels ("a;b") is an error until --set-sep
+  says how to split it (or --no-set-sep reads every cell as one label, "[]" included).
+  JSON Lines and Parquet list values are sets too.
 
 examples:
   pandas-agree report ratings.csv --unit item --coder annotator --value labels \\
       --by docset --distance nominal jaccard masi
   pandas-agree report ratings.tsv --set-sep ";" --distance masi --ci 0.95 --seed 1
-  pandas-agree report ratings.parquet --format markdown --output alpha.md
+  pandas-agree report ratings.parquet --to markdown --output alpha.md
 """
+
+
+class _Alias(argparse.Action):
+    """An old spelling of an option: sets the new option's value and warns on stderr."""
+
+    def __init__(self, option_strings: list[str], dest: str, new: str = "", **kwargs: Any):
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stderr.write(
+            f"{parser.prog}: warning: {option_string} is deprecated here; use {self.new} "
+            f"(--from names the input format and --to the output format in every subcommand)\n"
+        )
+        setattr(namespace, self.dest, values)
+
+
+def _alias(group: Any, old: str, new: str, dest: str, choices: Sequence[str]) -> None:
+    """Keep ``old`` as a hidden, warning spelling of ``new``."""
+    group.add_argument(
+        old,
+        dest=dest,
+        choices=choices,
+        action=_Alias,
+        new=new,
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+    )
+
+
+def _add_output_options(group: Any, command: str) -> None:
+    """--to (and its old spelling) and --digits, the same in every subcommand."""
+    group.add_argument(
+        "--to",
+        dest="format",
+        choices=OUTPUT_FORMATS,
+        default="table",
+        metavar="FORMAT",
+        help=f"output format: {', '.join(OUTPUT_FORMATS)} (default: %(default)s)",
+    )
+    old = "--format" if command == "report" else "--output-format"
+    _alias(group, old, "--to", "format", OUTPUT_FORMATS)
+    group.add_argument(
+        "--digits",
+        type=_digits,
+        default=3,
+        help="decimals in table and markdown output (default: %(default)s)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -610,7 +669,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="alpha per group and distance for a data file",
         description="Krippendorff's alpha per group (--by) for one or more distances, with\n"
         "optional bootstrap intervals. Reads CSV, TSV, Parquet or JSON Lines (by the\n"
-        "extension of FILE, or --input-format); '-' reads CSV from standard input.",
+        "extension of FILE, or --from); '-' reads CSV from standard input. --from names\n"
+        "the input format and --to the output format, in every subcommand.",
         epilog=REPORT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -636,6 +696,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="other coefficients per group beside alpha, one column each: "
         + " ".join(available_coefficients()),
+    )
+    rep.add_argument(
+        "--categories",
+        nargs="+",
+        metavar="LABEL",
+        help="every value in rank order, for ordinal and order-based weights on text "
+        "(e.g. low mid high); a value outside them is an error",
     )
     rep.add_argument(
         "--on-duplicate",
@@ -665,13 +732,42 @@ def build_parser() -> argparse.ArgumentParser:
     )
     io_ = rep.add_argument_group("input and output")
     io_.add_argument(
-        "--input-format", choices=INPUT_FORMATS, help="override the format of FILE's extension"
+        "--from",
+        dest="input_format",
+        choices=(*INPUT_FORMATS, *TOOL_FORMATS),
+        metavar="FORMAT",
+        help=f"input format: {', '.join((*INPUT_FORMATS, *TOOL_FORMATS))} (default: from "
+        "FILE's extension; a .json file is a Label Studio export, a .jsonl file whose records "
+        "lack the --unit/--coder/--value columns a doccano or Prodigy export)",
     )
-    io_.add_argument(
+    _alias(io_, "--input-format", "--from", "input_format", INPUT_FORMATS)
+    tools = rep.add_argument_group(
+        "annotation-tool exports (--from label-studio, doccano, prodigy)"
+    )
+    tools.add_argument(
+        "--control",
+        metavar="NAME",
+        help="Label Studio: the Choices or Taxonomy control to read (its from_name); needed "
+        "when the export has several, and for JSON_MIN exports",
+    )
+    tools.add_argument(
+        "--multiple",
+        action="store_true",
+        help="Label Studio: the control allows several choices; each answer is a set",
+    )
+    seps = io_.add_mutually_exclusive_group()
+    seps.add_argument(
         "--set-sep",
         type=_separator,
         metavar="SEP",
-        help='read value cells as sets of labels separated by SEP, e.g. ";"',
+        help='read value cells as sets of labels separated by SEP, e.g. ";" ("[...]" cells '
+        "are JSON lists either way)",
+    )
+    seps.add_argument(
+        "--no-set-sep",
+        dest="set_sep",
+        action="store_false",
+        help='read every text cell as one label, even "a;b" or "[1, 2]"',
     )
     io_.add_argument(
         "--na-values",
@@ -687,18 +783,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="read the value column as numbers ('7' and '7.0' are one value); interval and "
         "ratio need it, and ordinal on numbers (text ranks '10' before '9')",
     )
-    io_.add_argument(
-        "--format",
-        choices=OUTPUT_FORMATS,
-        default="table",
-        help="output format (default: %(default)s)",
-    )
-    io_.add_argument(
-        "--digits",
-        type=_digits,
-        default=3,
-        help="decimals in table and markdown output (default: %(default)s)",
-    )
+    _add_output_options(io_, "report")
     io_.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     _add_page_options(rep, "units")
     _add_spans_parser(sub)
@@ -728,14 +813,18 @@ def _add_page_options(parser: argparse.ArgumentParser, items: str) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> str:
-    frame = read_table(
-        args.file,
-        value=args.value,
-        input_format=args.input_format,
-        set_sep=args.set_sep,
-        na_values=args.na_values,
-        numeric=args.numeric,
-    )
+    tool = _tool_format(args)
+    if tool is not None:
+        frame = _read_tool_export(args, tool)
+    else:
+        frame = read_table(
+            args.file,
+            value=args.value,
+            input_format=args.input_format,
+            set_sep=args.set_sep,
+            na_values=args.na_values,
+            numeric=args.numeric,
+        )
     _check_columns_distinct(args)
     _check_numbers(frame, args.value, args.distance)
     if args.html is None:
@@ -767,7 +856,142 @@ def _run_report(args: argparse.Namespace) -> str:
             on_duplicate=args.on_duplicate,
         )
         _write_file(args.disagreements, disagreements_csv(items), "--disagreements")
-    return format_table(table, args.format, args.digits)
+    return format_table(_cli_table(table), args.format, args.digits)
+
+
+# ---------------------------------------------------------------------------------------------
+# report on the unit-level answers of annotation tools (Label Studio choices and taxonomy,
+# doccano and Prodigy document labels), read by pandas_agree.io
+
+
+def _first_record(path: Path) -> dict[str, Any] | None:
+    """The first JSON object of a JSON Lines file (or of the first .jsonl file of a
+    directory), or None."""
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    for f in files[:1]:
+        try:
+            with f.open(encoding="utf-8") as handle:
+                for line in handle:
+                    if line.strip():
+                        record = json.loads(line)
+                        return record if isinstance(record, dict) else None
+        except (OSError, ValueError):
+            return None
+    return None
+
+
+def _tool_format(args: argparse.Namespace) -> str | None:
+    """The annotation tool of ``report``'s FILE: ``--from``, else what the file says when it
+    says it unambiguously (None: a table)."""
+    given = args.input_format
+    if given in TOOL_FORMATS:
+        return given
+    if given is not None or args.file == "-":
+        return None
+    path = Path(args.file)
+    if not path.exists():
+        return None  # read_table names the missing file
+    if path.is_dir():
+        if next(path.glob("*.json"), None) is not None:
+            return "label-studio"
+        if next(path.glob("*.jsonl"), None) is None:
+            return None
+    elif path.suffix.lower() == ".json":
+        return "label-studio"
+    elif path.suffix.lower() not in (".jsonl", ".ndjson"):
+        return None
+    record = _first_record(path)
+    if record is None or {args.unit, args.coder, args.value} <= set(record):
+        return None  # a table in JSON Lines
+    if "accept" in record or "_input_hash" in record:
+        return "prodigy"
+    if "label" in record and "text" in record:
+        return "doccano"
+    return None
+
+
+def _label_studio_controls(path: Path) -> dict[str, str]:
+    """Control name -> result type ("choices", "taxonomy", "labels", ...) of a JSON export."""
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    found: dict[str, str] = {}
+    for f in files:
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return found  # the reader says what is wrong
+        for task in data if isinstance(data, list) else [data]:
+            annotations = task.get("annotations") if isinstance(task, dict) else None
+            for annotation in annotations if isinstance(annotations, list) else []:
+                results = annotation.get("result") if isinstance(annotation, dict) else None
+                for result in results if isinstance(results, list) else []:
+                    if isinstance(result, dict) and isinstance(result.get("from_name"), str):
+                        found.setdefault(result["from_name"], str(result.get("type")))
+    return found
+
+
+def _read_tool_export(args: argparse.Namespace, tool: str) -> pd.DataFrame:
+    """The (unit, coder, value) frame of a tool export, as its pandas_agree.io reader
+    gives it."""
+    from .. import io as readers
+
+    path = Path(args.file)
+    if not path.exists():
+        raise CLIError(f"no such file or directory: {args.file!r}")
+    table_options = [
+        flag
+        for flag, used in (
+            ("--set-sep", isinstance(args.set_sep, str)),
+            ("--no-set-sep", args.set_sep is False),
+            ("--na-values", bool(args.na_values)),
+            ("--numeric", args.numeric),
+        )
+        if used
+    ]
+    if table_options:
+        raise CLIError(
+            f"{', '.join(table_options)} read the cells of a table; a {tool} export has its "
+            "own types (leave them out)"
+        )
+    names = {"--unit": (args.unit, "unit"), "--coder": (args.coder, "coder"),
+             "--value": (args.value, "value")}  # fmt: skip
+    for flag, (given, column) in names.items():
+        if given != column:
+            raise CLIError(
+                f"a {tool} export gives the columns unit, coder and value; {flag} {given!r} "
+                "does not apply (leave it out)"
+            )
+    if tool == "label-studio":
+        controls = _label_studio_controls(path)
+        answers = {n: t for n, t in controls.items() if t in ("choices", "taxonomy")}
+        name = args.control
+        if name is None:
+            if len(answers) == 1:
+                name = next(iter(answers))
+            elif answers:
+                raise CLIError(
+                    f"{args.file!r} has several Choices/Taxonomy controls {sorted(answers)}; "
+                    "pass --control NAME"
+                )
+            elif controls:
+                raise CLIError(
+                    f"{args.file!r} holds no Choices or Taxonomy answers (its controls: "
+                    f"{sorted(controls)}); for span annotations use pandas-agree spans"
+                )
+        kind = answers.get(name, "choices") if name is not None else "choices"
+        return readers.read_label_studio(path, kind=kind, from_name=name, multiple=args.multiple)
+    if args.control is not None or args.multiple:
+        raise CLIError(f"--control and --multiple are Label Studio's; a {tool} export has none")
+    record = _first_record(path) or {}
+    labels = record.get("accept" if tool == "prodigy" else "label")
+    spans = (tool == "prodigy" and "spans" in record and labels is None) or (
+        isinstance(labels, list) and any(isinstance(x, list) for x in labels)
+    )
+    if spans:
+        raise CLIError(
+            f"{args.file!r} is a {tool} export of spans, not of document labels; use "
+            f"pandas-agree spans {args.file} --from {tool}"
+        )
+    return readers.read_jsonl(path, kind="labels", format=tool)
 
 
 def _command(args: argparse.Namespace) -> str:
@@ -815,14 +1039,17 @@ def disagreements_csv(items: pd.DataFrame) -> str:
 # ---------------------------------------------------------------------------------------------
 # spans: span exports of annotation tools (pandas_agree.io readers, pandas_agree.spans)
 
-SPAN_FORMATS = ("brat", "labelstudio", "webanno", "conll2012", "jsonl")
+SPAN_FORMATS = ("brat", "label-studio", "webanno", "conll2012", "doccano", "prodigy", "jsonl")
+# Old names of span formats, still read: labelstudio is label-studio.
+_SPAN_ALIASES = {"labelstudio": "label-studio"}
 
 SPANS_EPILOG = """\
 columns:
   alpha_masi, alpha_nominal  Krippendorff's alpha on units (tokens or characters) whose
                              value is the set of labels covering them (empty: no label)
-  alpha_u                    Krippendorff's unitizing alpha (overlapping spans of one
-                             coder and label merged)
+  alpha_u                    Krippendorff's unitizing alpha; overlapping spans of one
+                             coder and label leave it empty, with the reason, unless
+                             --on-overlap merge joins them (noted in reason)
   f1_exact, f1_overlap       pairwise F1 over all labels, averaged over coder pairs
   reason                     why a cell is empty
 
@@ -834,6 +1061,10 @@ columns:
                              the continuum that is
   ku_alpha                   one column ku_alpha[<label>] per label
   The u-alpha family needs each document's length: the texts of the export.
+
+  --by label gives one row per label, then the all-labels row "(all)": the label's
+  annotations, alpha on the units reduced to "marked this label or not", its unitizing
+  alpha (alpha_c) and its F1 averaged over the coder pairs in which one marked it.
 
 units:
   --unit token needs the document texts, which the readers take from the export: brat's
@@ -847,11 +1078,17 @@ text checks:
   against the document text at the span's offsets. --no-check-text reads exports whose
   stored texts differ (offsets past the end of the text are refused all the same).
 
+formats:
+  --from names the export's tool; without it PATH says, where it can: a directory of
+  annotator folders holding .ann files is brat, a .json file Label Studio, a .tsv file
+  (or a directory of them) WebAnno/INCEpTION, a *_conll file CoNLL-2012, a .jsonl file
+  doccano or Prodigy (each record says which). --to names the output format.
+
 examples:
-  pandas-agree spans annotations/ --format brat --by document
-  pandas-agree spans export.json --format labelstudio --unit char
-  pandas-agree spans annotations/ --format brat --measures u_alpha,cu_alpha,f1_exact
-  pandas-agree spans annotations/ --format brat --no-check-text
+  pandas-agree spans annotations/ --from brat --by document
+  pandas-agree spans export.json --from label-studio --unit char --to markdown
+  pandas-agree spans annotations/ --from brat --measures u_alpha,cu_alpha,f1_exact
+  pandas-agree spans annotations/ --from brat --relations --no-check-text
 """
 
 
@@ -866,7 +1103,15 @@ def _add_spans_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sp.add_argument("file", metavar="PATH", help="the export: a file or a directory")
-    sp.add_argument("--format", dest="span_format", choices=SPAN_FORMATS, required=True)
+    sp.add_argument(
+        "--from",
+        dest="span_format",
+        choices=SPAN_FORMATS,
+        metavar="FORMAT",
+        help=f"input format: {', '.join(SPAN_FORMATS)} (default: from PATH where that is "
+        "unambiguous)",
+    )
+    _alias(sp, "--format", "--from", "span_format", (*SPAN_FORMATS, *_SPAN_ALIASES))
     sp.add_argument(
         "--unit",
         dest="span_unit",
@@ -874,7 +1119,12 @@ def _add_spans_parser(sub: Any) -> None:
         help="token (default where the texts are known) or char",
     )
     sp.add_argument(
-        "--by", dest="span_by", choices=["document"], help="one row per document, then pooled"
+        "--by",
+        dest="span_by",
+        nargs="+",
+        choices=["document", "label"],
+        default=[],
+        help="one row per document (then pooled), per label (then all labels), or both",
     )
     sp.add_argument(
         "--measures",
@@ -883,22 +1133,35 @@ def _add_spans_parser(sub: Any) -> None:
         help="comma-separated measures (columns); see below",
     )
     sp.add_argument(
+        "--relations",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="LAYER",
+        help="also report agreement on relations (relation F1, relation alpha); "
+        "--from webanno names the relation layer",
+    )
+    sp.add_argument(
         "--no-check-text",
         dest="check_text",
         action="store_false",
-        help="brat, labelstudio, webanno: do not compare each span's stored text with the "
+        help="brat, label-studio, webanno: do not compare each span's stored text with the "
         "document text at its offsets",
     )
     sp.add_argument(
-        "--output-format",
-        dest="format",
-        choices=OUTPUT_FORMATS,
-        default="table",
-        help="output format (default: %(default)s)",
+        "--fragments",
+        action="store_true",
+        help="count each fragment of a discontinuous annotation (brat's T1 PER 0 5;10 15) "
+        "as a span of its own in n_spans and F1 (default: one annotation)",
     )
     sp.add_argument(
-        "--digits", type=_digits, default=3, help="decimals in table and markdown output"
+        "--on-overlap",
+        choices=["raise", "merge"],
+        default="raise",
+        help="overlapping spans of one coder and label in alpha_u: leave it empty with the "
+        "reason (raise, the default) or merge them into one unit",
     )
+    _add_output_options(sp, "spans")
     sp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     sp.add_argument(
         "--match",
@@ -910,11 +1173,42 @@ def _add_spans_parser(sub: Any) -> None:
     _add_page_options(sp, "spans")
 
 
-_CHECKS_TEXT = ("brat", "labelstudio", "webanno")
+_CHECKS_TEXT = ("brat", "label-studio", "webanno")
 
 
-def _read_spans(path: str, fmt: str, check_text: bool = True) -> pd.DataFrame:
-    """The span frame of an export (its ``attrs`` hold the texts where the export has them)."""
+# Span formats by the files they read: (format, glob pattern below a directory, suffixes).
+_SPAN_FILES = (
+    ("brat", "*.ann", (".ann",)),
+    ("label-studio", "*.json", (".json",)),
+    ("webanno", "*.tsv", (".tsv",)),
+    ("conll2012", "*conll", ("conll",)),
+    ("jsonl", "*.jsonl", (".jsonl",)),
+)
+
+
+def _span_format(path: Path, given: str | None) -> str:
+    """The export format: ``--from``, else the one format whose files ``path`` holds."""
+    if given is not None:
+        return _SPAN_ALIASES.get(given, given)
+    if path.is_dir():
+        found = [f for f, pattern, _ in _SPAN_FILES if next(path.rglob(pattern), None)]
+    else:
+        name = path.name.lower()
+        found = [f for f, _, suffixes in _SPAN_FILES if name.endswith(suffixes)]
+    if len(found) != 1:
+        what = f"it holds files of {', '.join(found)}" if found else "it holds no export file"
+        raise CLIError(
+            f"cannot tell the export format of {str(path)!r}: {what}; pass --from "
+            f"{{{','.join(SPAN_FORMATS)}}}"
+        )
+    return found[0]
+
+
+def _read_spans(
+    path: str, fmt: str, check_text: bool = True, relations: str | bool = False
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The span frame of an export (its ``attrs`` hold the texts where the export has them),
+    and its relation frame when ``relations`` asks for it (WebAnno: the layer's name)."""
     if not Path(path).exists():
         raise CLIError(f"no such file or directory: {path!r}")
     try:
@@ -923,22 +1217,39 @@ def _read_spans(path: str, fmt: str, check_text: bool = True) -> pd.DataFrame:
         raise CLIError("the span readers (pandas_agree.io) are not available") from None
     name = {
         "brat": "read_brat",
-        "labelstudio": "read_label_studio",
+        "label-studio": "read_label_studio",
         "webanno": "read_webanno_tsv",
         "conll2012": "read_conll2012",
+        "doccano": "read_jsonl",
+        "prodigy": "read_jsonl",
         "jsonl": "read_jsonl",
     }[fmt]
     reader = getattr(readers, name, None)
     if reader is None:
-        raise CLIError(f"--format {fmt} needs pandas_agree.io.{name}, which this version lacks")
-    if check_text:
-        return reader(path)
-    if fmt not in _CHECKS_TEXT:
-        raise CLIError(
-            f"--no-check-text applies to --format {', '.join(_CHECKS_TEXT)} (the exports that "
-            f"store each span's text), not to --format {fmt}"
-        )
-    return reader(path, check_text=False)
+        raise CLIError(f"--from {fmt} needs pandas_agree.io.{name}, which this version lacks")
+    kwargs: dict[str, Any] = {}
+    if fmt in ("doccano", "prodigy"):
+        kwargs["format"] = fmt
+    if not check_text:
+        if fmt not in _CHECKS_TEXT:
+            raise CLIError(
+                f"--no-check-text applies to --from {', '.join(_CHECKS_TEXT)} (the exports "
+                f"that store each span's text), not to --from {fmt}"
+            )
+        kwargs["check_text"] = False
+    if not relations:
+        return reader(path, **kwargs), None
+    if fmt in ("brat", "label-studio"):
+        if relations is not True:
+            raise CLIError(f"--relations takes no layer name with --from {fmt}")
+        spans, rel = reader(path, relations=True, **kwargs)
+    elif fmt == "webanno":
+        if relations is True:
+            raise CLIError("--from webanno needs the relation layer: --relations LAYER")
+        spans, rel = reader(path, relation_layer=relations, **kwargs)
+    else:
+        raise CLIError(f"--relations applies to --format brat, labelstudio, webanno, not {fmt}")
+    return spans, rel
 
 
 def _span_measures(text: str | None) -> list[str] | None:
@@ -957,7 +1268,10 @@ def _span_measures(text: str | None) -> list[str] | None:
 def _run_spans(args: argparse.Namespace) -> str:
     from ..spans import span_report
 
-    spans = _read_spans(args.file, args.span_format, args.check_text)
+    if not Path(args.file).exists():
+        raise CLIError(f"no such file or directory: {args.file!r}")
+    fmt = _span_format(Path(args.file), args.span_format)
+    spans, relations = _read_spans(args.file, fmt, args.check_text, args.relations)
     has_texts = isinstance(spans.attrs.get("texts"), dict)
     token_offsets = isinstance(spans.attrs.get("n_tokens"), dict)  # CoNLL-2012
     unit = args.span_unit
@@ -965,19 +1279,27 @@ def _run_spans(args: argparse.Namespace) -> str:
         unit = "token" if has_texts or token_offsets else "char"
     if unit == "token" and not (has_texts or token_offsets):
         raise CLIError(
-            f"--unit token needs the document texts, which this --format {args.span_format} "
-            "export does not hold for every document; use --unit char"
+            f"--unit token needs the document texts, which this --from {fmt} export does "
+            "not hold for every document; use --unit char"
         )
     if unit == "char" and token_offsets:
         unit = "token"  # CoNLL-2012 positions are tokens
     if len(spans) == 0:
         raise CLIError(f"no spans in {args.file!r}")
     coverage = spans.attrs.get("coverage")
-    by_document = args.span_by == "document"
+    by_document = "document" in args.span_by
     measures = _span_measures(args.span_measures)
     if args.html is None:
         table = span_report(
-            spans, unit, by_document=by_document, coverage=coverage, measures=measures
+            spans,
+            unit,
+            by_document=by_document,
+            coverage=coverage,
+            by_label="label" in args.span_by,
+            measures=measures,
+            relations=relations,
+            on_overlap=args.on_overlap,
+            fragments=args.fragments,
         )
     else:
         from .html import span_report_page
@@ -1003,7 +1325,19 @@ def _run_spans(args: argparse.Namespace) -> str:
         )
         _write_file(args.disagreements, disagreements_csv(items), "--disagreements")
     table.insert(0, "unit", unit)
-    return format_table(table, args.format, args.digits)
+    return format_table(_cli_table(table), args.format, args.digits)
+
+
+def _categories(given: list[str], frame: pd.DataFrame, value: Hashable) -> list[Any]:
+    """``--categories`` in the type of the value column: numbers where it holds numbers."""
+    column = frame[value] if value in frame.columns else None
+    if column is not None and pd.api.types.is_numeric_dtype(column.dtype):
+        numbers = pd.to_numeric(pd.Series(given), errors="coerce")
+        if numbers.isna().any():
+            bad = given[int(np.flatnonzero(numbers.isna().to_numpy())[0])]
+            raise CLIError(f"--categories: the value column holds numbers, got {bad!r}")
+        return numbers.tolist()
+    return list(given)
 
 
 def _check_columns_distinct(args: argparse.Namespace) -> None:
@@ -1048,27 +1382,85 @@ def _check_numbers(frame: pd.DataFrame, value: Hashable, distances: Sequence[str
         )
 
 
-# Parameters of the Python functions that are options here, for error messages.
-_OPTIONS = ("unit", "coder", "value", "by", "distance", "on_duplicate", "ci", "ci_method", "n_boot")
+# Parameters of the Python functions and the options that set them here, for messages.
+_FLAGS = {
+    "unit": "--unit",
+    "coder": "--coder",
+    "value": "--value",
+    "by": "--by",
+    "distance": "--distance",
+    "on_duplicate": "--on-duplicate",
+    "ci": "--ci",
+    "ci_method": "--ci-method",
+    "n_boot": "--n-boot",
+    "rng": "--seed",
+    "sep": "--set-sep",
+    "categories": "--categories",
+    "coefficients": "--coefficients",
+    "on_overlap": "--on-overlap",
+    "multiple": "--multiple",
+    "from_name": "--control",
+    "fragments": "--fragments",
+}
+# Keyword values that are a flag of their own.
+_SWITCHES = {
+    ("sep", "False"): "--no-set-sep",
+    ("multiple", "True"): "--multiple",
+    ("fragments", "True"): "--fragments",
+}
+# Whole phrases of the Python messages and what the command line says instead.
+_PHRASES = (
+    ("report(..., by=<column>)", "--by <column>"),
+    (" or pass pooled=False", ""),
+    ("on_duplicate='first', 'last' or 'union'", "--on-duplicate first, last or union"),
+    ("is not in the DataFrame", "is not in the file"),
+    ("; a callable d(a, b) -> float also works", ""),
+    ("categories=[...]", "--categories LABEL ..."),
+)
 
 
 def _cli_message(message: str) -> str:
-    """Speak in options: "`by` column ..." -> "--by column ...", "pass by=<x>" -> "--by <x>"."""
-    names = "|".join(_OPTIONS)
-    message = message.replace("report(..., by=<column>)", "--by <column>")
-    message = message.replace(" or pass pooled=False", "")
+    """Speak in options: every Python keyword of a message becomes the command's flag.
 
-    def option(name: str) -> str:
-        return "--" + name.replace("_", "-")
+    "`by` column ..." -> "--by column ...", "pass by=<x>" -> "--by <x>", "sep=';'" ->
+    "--set-sep ';'", "sep=False" -> "--no-set-sep", "multiple=True" -> "--multiple".
+    """
+    for python, cli in _PHRASES:
+        message = message.replace(python, cli)
+    names = "|".join(sorted(_FLAGS, key=len, reverse=True))
 
-    message = re.sub(rf"`({names})`", lambda m: option(m.group(1)), message)
-    message = re.sub(rf"\b({names})=<", lambda m: option(m.group(1)) + " <", message)
+    def switch(m: re.Match[str]) -> str:
+        return _SWITCHES.get((m.group(1), m.group(2)), m.group(0))
+
+    message = re.sub(rf"\b({names})=(True|False)\b", switch, message)
+
+    def keyword(m: re.Match[str]) -> str:
+        flag, quote, text = _FLAGS[m.group(1)], m.group(2), m.group(3)
+        plain = re.fullmatch(r"[\w.-]+", text) is not None
+        return f"{flag} {text}" if plain else f"{flag} {quote}{text}{quote}"
+
+    message = re.sub(rf"\b({names})=(['\"])(.*?)\2", keyword, message)
+    message = re.sub(rf"\b({names})=<", lambda m: _FLAGS[m.group(1)] + " <", message)
     message = re.sub(
-        r"on_duplicate='first', 'last' or 'union'", "--on-duplicate first, last or union", message
+        rf"\b({names})=(\S+?)([,;)]|\s|$)",
+        lambda m: f"{_FLAGS[m.group(1)]} {m.group(2)}{m.group(3)}",
+        message,
     )
     message = message.replace("is not in the DataFrame", "is not in the file")
     message = message.replace("pass check_text=False", "pass --no-check-text")
-    return message.replace("; a callable d(a, b) -> float also works", "")
+    message = message.replace("; a callable d(a, b) -> float also works", "")
+    return re.sub(rf"`({names})`", lambda m: _FLAGS[m.group(1)], message)
+
+
+def _cli_table(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its text columns (``reason``, ``coefficient_reason``) in options."""
+    texts = [c for c in table.columns if isinstance(c, str) and c.endswith("reason")]
+    if not texts:
+        return table
+    table = table.copy()
+    for c in texts:
+        table[c] = table[c].map(lambda x: _cli_message(x) if isinstance(x, str) else x)
+    return table
 
 
 def _fail(message: str) -> int:
@@ -1119,7 +1511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _show_warnings(caught: list[warnings.WarningMessage]) -> None:
     seen = set()
     for w in caught:
-        text = f"{PROG}: warning: {_first_line(w.message)}"
+        text = f"{PROG}: warning: {_cli_message(_first_line(w.message))}"
         if text not in seen:
             seen.add(text)
             sys.stderr.write(text + "\n")

@@ -2,7 +2,9 @@
 
 * :func:`forest`: alpha per group (one marker per group and distance) with confidence
   whiskers when the report has ``<distance>_low`` and ``<distance>_high`` columns, and a
-  dashed line at each reliability threshold (Krippendorff's 0.667 and 0.8).
+  dashed line at each reliability threshold (Krippendorff's 0.667 and 0.8). It takes the
+  table of :func:`pandas_agree.report` or of :func:`pandas_agree.span_report` and plots
+  its coefficient columns only (never counts such as ``n_units`` or ``n_spans``).
 * :func:`heatmap`: the table of :func:`pandas_agree.pairwise`, with the value written in
   each cell and the (NaN) diagonal left blank.
 * :func:`candidates`: model annotators beside the humans: each candidate's advantage
@@ -42,6 +44,20 @@ __all__ = ["alignment", "candidates", "forest", "heatmap", "score_scatter"]
 #: Columns of :func:`pandas_agree.report` that are not distances.
 _REPORT_COLUMNS = ("n_units", "n_coders", "n_pairable", "reason")
 _POOLED = "pooled"
+#: Labels of the row over all groups: report's, span_report's, and the all-labels row.
+_POOLED_LABELS = frozenset({_POOLED, "(pooled)", "(all)"})
+
+
+def _is_coefficient(frame: pd.DataFrame, name: str) -> bool:
+    """Whether column ``name`` holds a coefficient: numbers that are not a count (``n_*``)
+    nor a text such as ``reason``."""
+    if name.startswith("n_") or "reason" in name:
+        return False
+    column = frame[name]
+    if isinstance(column, pd.DataFrame):
+        return False
+    dtype = column.dtype
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
 
 
 def _pyplot() -> Any:
@@ -82,7 +98,7 @@ def _check_thresholds(thresholds: Any) -> list[float]:
 
 
 def _distance_columns(frame: pd.DataFrame, distances: Sequence[str] | None) -> list[str]:
-    """The alpha columns of a report: every column but counts, reason and CI bounds."""
+    """The coefficient columns of a report: numbers, but not counts, reasons or CI bounds."""
     cols = [str(c) for c in frame.columns]
     if distances is not None:
         names = [distances] if isinstance(distances, str) else list(distances)
@@ -94,18 +110,30 @@ def _distance_columns(frame: pd.DataFrame, distances: Sequence[str] | None) -> l
             )
         return names
     bounds = {f"{c}_{side}" for c in cols for side in ("low", "high")}
-    names = [c for c in cols if c not in _REPORT_COLUMNS and c not in bounds]
+    names = [
+        c
+        for c in cols
+        if c not in _REPORT_COLUMNS and c not in bounds and _is_coefficient(frame, c)
+    ]
     if not names:
         raise InvalidParameterError(
             f"`report_frame` has no alpha column (columns {cols}); pass the table of "
-            "pandas_agree.report (not its tidy=True form)"
+            "pandas_agree.report or pandas_agree.span_report (not report's tidy=True form)"
         )
     return names
 
 
+def _all_distances(names: list[str]) -> bool:
+    """Whether every plotted column is a distance (alpha by distance), not another
+    coefficient (F1, kappa, ...)."""
+    import pandas_agree as pa
+
+    return set(names) <= set(pa.available_distances())
+
+
 def _group_label(label: Any) -> str:
     if isinstance(label, tuple):
-        if all(part == _POOLED for part in label):
+        if all(part in _POOLED_LABELS for part in label):
             return _POOLED
         return " / ".join(str(part) for part in label)
     return str(label)
@@ -122,21 +150,26 @@ def forest(
     """Forest plot of a report: alpha per group and distance, with confidence whiskers.
 
     Groups run down the y axis in the order of the report (the pooled row last, set off by
-    a line); alpha is on the x axis. Each distance has its own colour and a slight vertical
-    offset, so every group has one marker per distance.
+    a line and in bold); alpha is on the x axis. Each distance has its own colour and a
+    slight vertical offset, so every group has one marker per distance. Only coefficient
+    columns are plotted: counts (``n_units``, ``n_spans``, ...), ``reason`` and interval
+    bounds are not. When a column is not a distance (the F1 and unitizing alpha of
+    :func:`pandas_agree.span_report`, another coefficient of ``report``), the axis reads
+    "agreement" and the legend "coefficient".
 
     Parameters
     ----------
     report_frame : pandas.DataFrame
-        The table of :func:`pandas_agree.report` (``tidy=False``). With ``ci=``, the
-        ``<distance>_low`` and ``<distance>_high`` columns become whiskers.
+        The table of :func:`pandas_agree.report` (``tidy=False``) or of
+        :func:`pandas_agree.span_report`. With ``ci=``, the ``<distance>_low`` and
+        ``<distance>_high`` columns become whiskers.
     thresholds : float or sequence of floats, default (0.667, 0.8)
         A dashed vertical line at each value (Krippendorff's thresholds for tentative and
         for firm conclusions). ``None`` or ``()`` draws none.
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure sized to the number of groups.
     distances : str or sequence of str, optional
-        The alpha columns to plot; default every distance column of the report.
+        The columns to plot; default every coefficient column of the report.
     title : str, optional
         Axes title.
 
@@ -169,7 +202,10 @@ def forest(
     plt = _pyplot()
     n = len(frame)
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.4, 1.2 + 0.45 * n * max(1, len(names)) ** 0.5))
+        width = 6.4 + (1.6 if len(names) > 3 else 0.0)  # room for a legend beside the axes
+        _, ax = plt.subplots(
+            figsize=(width, 1.2 + 0.45 * n * max(1, len(names)) ** 0.5), layout="constrained"
+        )
     labels = [_group_label(label) for label in frame.index]
     y = np.arange(n, dtype=float)
     width = 0.6
@@ -210,18 +246,23 @@ def forest(
             fontsize="x-small",
             color="0.35",
         )
-    if labels and labels[-1] == _POOLED and n > 1:
+    if labels and labels[-1] in _POOLED_LABELS and n > 1:
         ax.axhline(n - 1.5, color="0.75", linewidth=0.8, zorder=0)
     ax.set_yticks(y)
     ax.set_yticklabels(labels)
     for tick, label in zip(ax.get_yticklabels(), labels):
-        if label == _POOLED:
+        if label in _POOLED_LABELS:
             tick.set_fontweight("bold")
     ax.set_ylim(n - 0.5, -0.5)  # first group on top
-    ax.set_xlabel("Krippendorff's alpha")
+    alphas = _all_distances(names)
+    ax.set_xlabel("Krippendorff's alpha" if alphas else "agreement")
     index_names = [str(nm) for nm in frame.index.names if nm is not None]
     ax.set_ylabel(" / ".join(index_names) if index_names else "group")
-    ax.legend(title="distance", loc="best", fontsize="small")
+    title_ = "distance" if alphas else "coefficient"
+    if len(names) > 3:  # many series: the legend beside the axes, where it hides no marker
+        ax.legend(title=title_, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    else:
+        ax.legend(title=title_, loc="best", fontsize="small")
     if title is not None:
         ax.set_title(title, pad=14 if lines else 6)
     return ax

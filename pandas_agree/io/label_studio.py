@@ -42,6 +42,9 @@ from ._common import (
 
 __all__ = ["read_label_studio"]
 
+#: The label of a Label Studio relation that has none (the config defines no relation labels).
+UNLABELED = "(unlabeled)"
+
 _KINDS = ("spans", "choices", "taxonomy")
 _EXPORTS = ("json", "json_min")
 _DUPLICATES = ("raise", "first", "last")
@@ -385,7 +388,7 @@ def _relations(
         if not isinstance(labels, list):
             raise ReaderError(f"{where}.labels must be a list, got {labels!r:.60}", ann.path)
         relation = res.get("id") or f"{res['from_id']}->{res['to_id']}"
-        for label in labels or [None]:
+        for label in labels or [UNLABELED]:
             add_relation(out, ann.document, ann.coder, relation, label, ends[0], ends[1])
 
 
@@ -601,7 +604,9 @@ def read_label_studio(
         ``relations=True``: a :class:`~pandas_agree.io.SpansAndRelations` ``(spans,
         relations)``: the span frame and one row per relation label, columns ``document,
         coder, relation, label, head, tail, head_start, head_end, head_label, tail_start,
-        tail_end, tail_label``. ``head`` and ``tail`` are region ids (the span frame's
+        tail_end, tail_label``; a relation without labels (a labelling config without
+        relation labels) has the label ``"(unlabeled)"``. ``head`` and ``tail`` are region
+        ids (the span frame's
         ``annotation`` column), with their offsets and labels joined in; a region with
         several labels has the
         frozenset of them as its label.

@@ -72,6 +72,13 @@ class ICCResult(Result):
             f"n_coders={self.n_coders})"
         )
 
+    @property
+    def reason(self) -> str | None:
+        """The units left out for missing ratings, in words (None when none were)."""
+        if self.n_dropped:
+            return f"{self.n_dropped} unit(s) with missing ratings left out (missing='drop')"
+        return None
+
     def to_frame(self) -> pd.DataFrame:
         """The six forms, one row each (a copy of ``table``)."""
         return self.table.copy()
@@ -112,7 +119,7 @@ def _matrix(
     return x[complete], n_dropped
 
 
-@declared(coefficient=True)
+@declared(coefficient=True, report_defaults={"missing": "drop"})
 def icc(
     data: pd.DataFrame,
     form: Form = "2,1",
@@ -146,7 +153,8 @@ def icc(
         The form of ``float(result)`` and ``result.icc``; ``result.table`` holds all six.
     missing : {"raise", "drop"}, default "raise"
         A unit that some coder did not rate: an error, or left out (counted in
-        ``n_dropped``). The analysis of variance needs a complete design.
+        ``n_dropped``). The analysis of variance needs a complete design. In
+        ``report(coefficients=["icc"])`` such units are left out and ``reason`` counts them.
     level : float, default 0.95
         Confidence level of the intervals.
 

@@ -42,7 +42,14 @@ from ..errors import (
 )
 from ..reasons import alpha_reason
 from ..results import AlphaFit, AlphaResult
-from .distances import Distance, callable_delta, get_distance, numeric_delta, set_kernel
+from .distances import (
+    Distance,
+    available_distances,
+    callable_delta,
+    get_distance,
+    numeric_delta,
+    set_kernel,
+)
 
 __all__ = [
     "AlphaResult",
@@ -124,6 +131,29 @@ def make_kernel(dist: Distance, coded: CodedData, element_weights: Any = None) -
         # A set distance that is not 1 for disjoint sets: every pair of values counts.
         return PairwiseKernel(kernel.delta_codes, len(values))
     return PairwiseKernel(_callable_delta(dist, coded), len(coded.values))
+
+
+def with_taxonomy(distance: Any, taxonomy: Any) -> Any:
+    """``distance`` itself, or with ``taxonomy`` the tree distance of that name on it.
+
+    The tree distances (``"tree"``/``"path"``, ``"wu_palmer"``, and ``"jaccard"``/``"masi"``
+    on label sets augmented with their ancestors) are
+    :meth:`pandas_agree.Taxonomy.distance`; a tree distance named without a taxonomy raises.
+    """
+    from ..tasks.hierarchy import TREE_DISTANCES, bind_distance
+
+    if taxonomy is not None:
+        if isinstance(distance, (list, tuple)):
+            return [bind_distance(d, taxonomy) for d in distance]
+        return bind_distance(distance, taxonomy)
+    names = distance if isinstance(distance, (list, tuple)) else [distance]
+    for name in names:
+        if isinstance(name, str) and name in TREE_DISTANCES and name not in available_distances():
+            raise InvalidParameterError(
+                f"`distance` {name!r} measures distances in a label hierarchy: pass "
+                f"taxonomy= (a pandas_agree.Taxonomy, parent links, a nested dict or paths)"
+            )
+    return distance
 
 
 def check_distance(distance: DistanceLike, weights: Any = None) -> Distance:
@@ -277,6 +307,7 @@ def alpha(
     on_duplicate,
     weights: Any = None,
     sep,
+    taxonomy: Any = None,
 ) -> AlphaResult:
     r"""Krippendorff's alpha for long data: one row per (unit, coder, value).
 
@@ -299,6 +330,12 @@ def alpha(
     weights : mapping or callable, optional
         Element weights for ``weighted_dice`` and ``weighted_jaccard`` (for example SCU
         weights): element -> positive weight. Required by those, refused by the others.
+
+    taxonomy : Taxonomy, mapping or sequence, optional
+        A label hierarchy (:class:`pandas_agree.Taxonomy`, parent links, a nested dict or
+        paths) for the tree distances: ``distance="tree"`` (path length over the longest
+        path), ``"wu_palmer"``, or ``"jaccard"``/``"masi"`` on label sets augmented with their
+        ancestors (see :meth:`pandas_agree.Taxonomy.distance`).
 
     Returns
     -------
@@ -341,7 +378,8 @@ def alpha(
     (0.849, 0.815)
     """
     dist, coded = prepare_for(
-        data, distance, weights, unit, coder, value, categories, on_duplicate, sep
+        data, with_taxonomy(distance, taxonomy), weights, unit, coder, value, categories,
+        on_duplicate, sep,
     )
     return fit_alpha(coded, dist, weights, source=data)
 

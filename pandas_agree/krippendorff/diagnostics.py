@@ -45,7 +45,7 @@ from .._core.diagnostics import (
     leave_one_coder_out,
     nominal_agreement,
 )
-from ..data.categorical import prepare_categorical
+from ..data.categorical import order_known, prepare_categorical
 from ..data.prepare import CodedData
 from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
@@ -159,7 +159,10 @@ def pairwise(
         coded, domain, codes = prepare_categorical(
             data, unit, coder, value, categories, on_duplicate
         )
-        w, _ = agreement_weights(weights, domain) if metric == "kappa" else (None, None)
+        w = None
+        if metric == "kappa":  # positions in the domain are ranks only where it has an order
+            ordered = order_known(data, value, categories, domain)
+            w, _ = agreement_weights(weights, domain, ordered=ordered)
         domain_size = len(domain)
     n_coders = len(coded.coders)
     slices = coder_slices(coded.coder_codes, n_coders)

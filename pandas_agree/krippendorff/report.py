@@ -41,12 +41,20 @@ from ..errors import (
     DegenerateDataWarning,
     DuplicateRatingError,
     InvalidParameterError,
+    MissingInSetError,
     NoPairableUnitsError,
     user_stacklevel,
 )
 from ..reasons import NO_VARIATION, NO_VARIATION_IN_FLOAT, group_reason
 from ..registry import add_coefficients, check_coefficients
-from .alpha import DistanceLike, check_distance, coded_counts, fit_alpha, make_kernel
+from .alpha import (
+    DistanceLike,
+    check_distance,
+    coded_counts,
+    fit_alpha,
+    make_kernel,
+    with_taxonomy,
+)
 from .bootstrap import bootstrap_alpha, check_bootstrap_args, check_level
 from .distances import Distance
 
@@ -126,16 +134,36 @@ def coded_groups(
     if (unit_codes < 0).any():
         raise InvalidParameterError(f"`unit` column {unit!r} has missing labels")
     nested = group.astype(np.int64) * len(unit_labels) + unit_codes
+    # The user's column names, so that errors name the columns the user wrote.
     frame = pd.DataFrame(
-        {"unit": nested, "coder": data[coder].to_numpy(), "value": data[value]._values},
+        {unit: nested, coder: data[coder].to_numpy(), value: data[value]._values},
         index=data.index,
     )
     try:
-        coded = prepare(frame, **prepare_kwargs)
+        coded = prepare(frame, unit=unit, coder=coder, value=value, **prepare_kwargs)
     except DuplicateRatingError:
         raise _duplicates_in_groups(data, by, unit, coder, value) from None
+    except MissingInSetError as exc:  # name the user's unit, not its code within the groups
+        raise _missing_in_groups(data, unit, coder, value) or exc from None
     group_of_unit = (np.asarray(coded.units, dtype=np.int64) // len(unit_labels)).astype(np.intp)
     return coded, group_of_unit, labels
+
+
+def _missing_in_groups(
+    data: pd.DataFrame, unit: Hashable, coder: Hashable, value: Hashable
+) -> MissingInSetError | None:
+    """The missing-element error of a grouped report in the user's unit and coder labels:
+    the first row whose set holds a missing element (a pass on the error path only)."""
+    from ..data.sets import is_set_cell, missing_in_set_message
+
+    for row, cell in enumerate(data[value]):
+        if is_set_cell(cell) and any(
+            x is None or (isinstance(x, float) and np.isnan(x)) or x is pd.NA for x in cell
+        ):
+            return MissingInSetError(
+                missing_in_set_message(value, data[unit].iloc[row], data[coder].iloc[row], cell)
+            )
+    return None
 
 
 def _duplicates_in_groups(
@@ -219,6 +247,7 @@ def report(
     tidy: bool = False,
     progress: Callable[[int], None] | None = None,
     coefficients: Sequence[Any] | None = None,
+    taxonomy: Any = None,
 ) -> pd.DataFrame:
     """Alpha per group for several distances: the table of an agreement study.
 
@@ -256,6 +285,8 @@ def report(
     tidy : bool, default False
         Return the long form instead: one row per group x distance with columns ``alpha``,
         ``observed``, ``expected`` (and ``low``, ``high``), for plotting and ``pivot``.
+    taxonomy : Taxonomy, mapping or sequence, optional
+        A label hierarchy for the tree distances, as for :func:`pandas_agree.alpha`.
 
     Returns
     -------
@@ -280,7 +311,7 @@ def report(
     figure4   -0.444   -0.238 -0.327        7         2          14   None
     pooled    -0.136    0.278  0.116       13         4          26   None
     """
-    distances, names = check_distances(distance, weights)
+    distances, names = check_distances(with_taxonomy(distance, taxonomy), weights)
     if coefficients is not None:
         check_coefficients(coefficients)
     by_cols = as_list(by, "by")

@@ -21,6 +21,9 @@ return. Every function takes the column names as keywords (``document=``, ``code
 * :func:`gamma`: Mathet et al.'s (2015) :math:`\gamma` on the exact best alignment of the
   units, with :math:`\gamma_{cat}` and :math:`\gamma_k` (Mathet 2017), per document and
   pooled.
+* :func:`relation_f1` and :func:`relation_alpha`: agreement on relations between spans
+  (a *relation frame*: ``document, coder, relation, label, head, tail`` and the head and
+  tail offsets and labels), see :mod:`pandas_agree.spans.relations`.
 
 Who saw which document matters: a coder with no span in a document either saw it and
 marked nothing, or never saw it. ``coverage=[(document, coder), ...]`` (the readers record
@@ -32,6 +35,7 @@ from __future__ import annotations
 from .f1 import ALL_LABELS, span_f1, unmatched_pairs
 from .gamma import GammaResult, gamma
 from .kappa import span_kappa
+from .relations import RelationAlphaResult, relation_alpha, relation_f1
 from .report import span_report
 from .ualpha import UAlphaResult, u_alpha
 from .unitizing import UnitizingAlphaResult, unitizing_alpha
@@ -40,9 +44,12 @@ from .units import spans_to_units, whitespace_tokens
 __all__ = [
     "ALL_LABELS",
     "GammaResult",
+    "RelationAlphaResult",
     "UAlphaResult",
     "UnitizingAlphaResult",
     "gamma",
+    "relation_alpha",
+    "relation_f1",
     "span_f1",
     "span_kappa",
     "span_report",

@@ -29,11 +29,11 @@ def span_kappa(
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
     outside: Hashable = "O",
     multiple: Literal["raise", "join"] = "raise",
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document,
+    coder,
+    start,
+    end,
+    label,
 ) -> coefficients.CoefficientResult:
     """Token-level Cohen's or Fleiss' kappa: each token's label as a nominal category.
 
@@ -60,8 +60,6 @@ def span_kappa(
         The category of tokens without a label; must not be a label of the spans.
     multiple : {"raise", "join"}, default "raise"
         What to do with tokens that carry several labels of one coder.
-    document, coder, start, end, label : hashable
-        Column names.
 
     Returns
     -------

@@ -481,11 +481,11 @@ def u_alpha(
     ci: float | None = None,
     n_boot: int = 2000,
     rng: int | np.random.Generator | None = None,
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document,
+    coder,
+    start,
+    end,
+    label,
 ) -> UAlphaResult:
     r"""Krippendorff's u-alpha family for unitized continua, per document and pooled.
 
@@ -600,8 +600,6 @@ def u_alpha(
         Bootstrap replicates (with ``ci``).
     rng : int, numpy.random.Generator or None
         Seed or generator of the bootstrap; the same seed gives the same intervals.
-    document, coder, start, end, label : hashable
-        Column names.
 
     Returns
     -------

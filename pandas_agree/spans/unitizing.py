@@ -45,6 +45,9 @@ class UnitizingAlphaResult(Result):
         Categories (labels) with at least one unit.
     n_units : int
         Units (spans after merging overlaps when ``on_overlap="merge"``).
+    n_merged : int
+        Spans joined into an overlapping span of the same coder and label
+        (``on_overlap="merge"``; 0 otherwise).
     length : int
         Length :math:`L` of the continuum (all documents end to end).
     reason : str or None
@@ -62,6 +65,7 @@ class UnitizingAlphaResult(Result):
     n_units: int
     length: int
     reason: str | None = None
+    n_merged: int = 0
     per_category: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False, compare=False)
 
     _headline = "alpha"
@@ -74,11 +78,13 @@ class UnitizingAlphaResult(Result):
         "n_units",
         "length",
         "reason",
+        "n_merged",
     )
     _series_name = "unitizing_alpha"
 
     def __repr__(self) -> str:
-        extra = f", reason={self.reason!r}" if self.reason else ""
+        extra = f", n_merged={self.n_merged}" if self.n_merged else ""
+        extra += f", reason={self.reason!r}" if self.reason else ""
         return (
             f"UnitizingAlphaResult(alpha={self.alpha:.4f}, observed={self.observed:.4f}, "
             f"expected={self.expected:.4f}, n_coders={self.n_coders}, "
@@ -150,11 +156,11 @@ def unitizing_alpha(
     *,
     coders: Sequence[Hashable] | None = None,
     on_overlap: Literal["raise", "merge"] = "raise",
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document,
+    coder,
+    start,
+    end,
+    label,
 ) -> UnitizingAlphaResult:
     r"""Krippendorff's unitizing alpha :math:`\alpha_U`, overall and per category.
 
@@ -187,8 +193,11 @@ def unitizing_alpha(
     boundaries and units pair only within their document. :math:`\alpha_U` has no missing
     data: every coder (all coders of the spans, or ``coders=``) is taken to have unitized
     every document, so a coder without spans in a document has one gap over all of it.
-    Units of one coder and category must not overlap (Krippendorff's model): by default that
-    raises; ``on_overlap="merge"`` joins overlapping spans into one unit first.
+    Units of one coder and category must not overlap (Krippendorff's model). By default
+    (``on_overlap="raise"``, the default of :func:`span_report` too) overlapping spans of one
+    coder and label raise: two entities of one type that overlap, or a span marked twice,
+    are not one unit without saying so. ``on_overlap="merge"`` joins them into one unit
+    first (``n_merged`` counts the spans joined).
 
     Parameters
     ----------
@@ -204,8 +213,8 @@ def unitizing_alpha(
     coders : sequence, optional
         The coders; must include every coder with spans.
     on_overlap : {"raise", "merge"}, default "raise"
-    document, coder, start, end, label : hashable
-        Column names.
+        What to do with overlapping spans of one coder and label: raise
+        :class:`~pandas_agree.errors.InvalidParameterError`, or merge them into one unit.
 
     Returns
     -------
@@ -278,6 +287,7 @@ def unitizing_alpha(
     key_end = group * (total + 1) + ge
     run_end = np.maximum.accumulate(key_end)  # groups are increasing, so no spill-over
     overlaps = same & (group * (total + 1) + gs < np.concatenate([[-1], run_end[:-1]]))
+    n_merged = int(overlaps.sum())
     if overlaps.any():
         if on_overlap == "raise":
             k = np.flatnonzero(overlaps)[0]
@@ -329,6 +339,7 @@ def unitizing_alpha(
         n_coders=m,
         n_categories=len(present),
         n_units=int(lab.size),
+        n_merged=n_merged,
         length=total,
         reason=reason,
         per_category=per_category,

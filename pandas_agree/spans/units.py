@@ -265,11 +265,11 @@ def spans_to_units(
     coders: Sequence[Hashable] | None = None,
     documents: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document,
+    coder,
+    start,
+    end,
+    label,
 ) -> pd.DataFrame:
     """Long reliability data from spans: each token (or character) gets the set of its labels.
 
@@ -311,8 +311,6 @@ def spans_to_units(
         The documents, in order; must include every span's document.
     coverage : iterable of (document, coder) pairs, optional
         Pairs that annotated, in addition to those with spans (not with ``coders``).
-    document, coder, start, end, label : hashable
-        Column names of ``spans`` (and of ``tokens``).
 
     Returns
     -------

@@ -31,6 +31,7 @@ import pandas as pd
 import pytest
 
 from pandas_agree import io
+from pandas_agree.spans.relations import relation_f1 as io_relation_f1
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "io" / "relations"
 COLUMNS = [
@@ -112,7 +113,7 @@ def test_label_studio_fixture_every_row():
     both = frozenset({"ORG", "PER"})
     assert rows(result.relations) == [
         (1, 1, "a->b", "Owns", "a", "b", 0, 4, "ORG", 12, 16, "ORG"),
-        (1, 1, "b->a", None, "a", "b", 0, 4, "ORG", 12, 16, "ORG"),
+        (1, 1, "b->a", "(unlabeled)", "a", "b", 0, 4, "ORG", 12, 16, "ORG"),
         (1, 1, "c->a", "Located", "a", "c", 0, 4, "ORG", 20, 25, "LOC"),
         (1, 2, "d->e", "Located", "d", "e", 0, 4, both, 20, 25, "LOC"),
         (1, 2, "d->e", "Near", "d", "e", 0, 4, both, 20, 25, "LOC"),
@@ -236,3 +237,44 @@ def test_no_relations_gives_an_empty_frame_with_the_schema(tmp_path):
     assert relations["head_start"].dtype == np.int64
     assert relations.attrs["coverage"] == (("d", "a"),)
     pd.testing.assert_frame_equal(spans, io.read_brat(tmp_path))
+
+
+def test_label_studio_relation_without_labels_is_measurable(tmp_path):
+    """A labelling config without relation labels gives relations with no ``labels``: they
+    read as "(unlabeled)", so relation F1 compares them (both coders relate Anna -> Bob)."""
+    import json
+
+    def result(coder, ids):
+        head, tail = ids
+        spans = [
+            {
+                "id": head,
+                "from_name": "l",
+                "to_name": "t",
+                "type": "labels",
+                "value": {"start": 0, "end": 4, "text": "Anna", "labels": ["PER"]},
+            },
+            {
+                "id": tail,
+                "from_name": "l",
+                "to_name": "t",
+                "type": "labels",
+                "value": {"start": 9, "end": 12, "text": "Bob", "labels": ["PER"]},
+            },
+            {"from_id": head, "to_id": tail, "type": "relation", "direction": "right"},
+        ]
+        return {"id": coder * 10, "completed_by": coder, "result": spans}
+
+    tasks = [
+        {
+            "id": 1,
+            "data": {"text": "Anna met Bob here"},
+            "annotations": [result(1, "ab"), result(2, "cd")],
+        }
+    ]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    _, rel = io.read_label_studio(path, relations=True)
+    assert rel["label"].tolist() == ["(unlabeled)", "(unlabeled)"]
+    f1 = io_relation_f1(rel)
+    assert f1.loc[f1["label"] == "(all)", "f1"].tolist() == [1.0]

@@ -274,4 +274,4 @@ def test_cli_no_check_text(tmp_path):
     got = pd.read_csv(stdio.StringIO(out), index_col=0)
     assert got.loc["(pooled)", "f1_exact"] == 0.0
     code, _, err = _cli("spans", io.example_path("doccano"), "--format", "jsonl", "--no-check-text")
-    assert code == 2 and "--no-check-text applies to --format brat, labelstudio, webanno" in err
+    assert code == 2 and "--no-check-text applies to --from brat, label-studio, webanno" in err

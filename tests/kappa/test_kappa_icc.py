@@ -172,3 +172,15 @@ def test_declared_once_reaches_accessor_report_and_arrays():
     xr = pytest.importorskip("xarray")
     da = xr.DataArray(np.asarray(TABLE_2, dtype=float).T, dims=("coder", "unit"))
     assert float(da.agree.icc()) == pytest.approx(float(pa.icc(df)), abs=1e-12)
+
+
+def test_report_coefficient_leaves_incomplete_units_out_and_says_so():
+    """Krippendorff (2011) section C has missing ratings: in a report the ICC is computed on
+    the complete units, and coefficient_reason counts those left out."""
+    df = pa.datasets.krippendorff_2011()
+    rep = pa.report(df, "interval", coefficients=["icc"])
+    want = pa.icc(df, missing="drop")
+    assert rep.loc["pooled", "icc"] == pytest.approx(float(want))
+    assert f"{want.n_dropped} unit(s) with missing ratings left out" in rep.loc[
+        "pooled", "coefficient_reason"
+    ]

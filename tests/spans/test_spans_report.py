@@ -170,3 +170,83 @@ def test_cli_measures(tmp_path, capsys):
         np.testing.assert_allclose(got[col].to_numpy(), want[col].to_numpy(), rtol=1e-12)
     code, _, err = _run(capsys, "spans", tmp_path, "--format", "brat", "--measures", "u_alpha,x")
     assert code == 2 and "--measures must list names from" in err and "'u_alpha,x'" in err
+
+
+def _relation_fixture():
+    """Two coders, two documents; coder A relates (PER, ORG) in both, coder B in d1 only."""
+    spans = pd.DataFrame(
+        {
+            "document": ["d1"] * 4 + ["d2"] * 4,
+            "coder": ["A", "A", "B", "B"] * 2,
+            "start": [0, 10, 0, 10] * 2,
+            "end": [4, 14, 4, 14] * 2,
+            "label": ["PER", "ORG"] * 4,
+            "annotation": ["T1", "T2", "T1", "T2"] * 2,
+        }
+    )
+    rel = pd.DataFrame(
+        {
+            "document": ["d1", "d1", "d2"],
+            "coder": ["A", "B", "A"],
+            "relation": ["R1", "R1", "R1"],
+            "label": ["Works", "Works", "Works"],
+            "head": ["T1"] * 3,
+            "tail": ["T2"] * 3,
+            "head_start": [0] * 3,
+            "head_end": [4] * 3,
+            "head_label": ["PER"] * 3,
+            "tail_start": [10] * 3,
+            "tail_end": [14] * 3,
+            "tail_label": ["ORG"] * 3,
+        }
+    )
+    return spans, rel
+
+
+def test_relation_measures_equal_the_functions():
+    spans, rel = _relation_fixture()
+    table = pa.span_report(spans, "char", relations=rel, by_document=True)
+    # d1: both coders give the one relation (F1 1); d2: only A does (F1 0); pooled:
+    # P = R = 1/2 ... by hand: A has 2 relations, B 1, one match: P = 1/1, R = 1/2 -> 2/3
+    assert table.loc["d1", "relation_f1_exact"] == 1.0
+    assert table.loc["d2", "relation_f1_exact"] == 0.0
+    f1 = pa.relation_f1(rel, coders=["A", "B"])
+    want = float(f1.loc[f1["label"] == "(all)", "f1"].mean())
+    assert table.loc["(pooled)", "relation_f1_exact"] == pytest.approx(want) == pytest.approx(2 / 3)
+    res = pa.relation_alpha(spans, rel)
+    assert table.loc["(pooled)", "relation_alpha"] == pytest.approx(float(res), nan_ok=True)
+    assert table.loc["(pooled)", "relation_pairs"] == res.n_pairs == 2
+    # without relations= the relation measures say what they need
+    plain = pa.span_report(spans, "char", measures=["relation_f1_exact"])
+    assert np.isnan(plain.loc["(pooled)", "relation_f1_exact"])
+    assert "pass relations=" in plain.loc["(pooled)", "reason"]
+
+
+def test_cli_relations(tmp_path):
+    from pandas_agree.frontends.cli import main
+
+    root = tmp_path / "brat"
+    for coder, rels in (("A", "R1\tWorks Arg1:T1 Arg2:T2\n"), ("B", "")):
+        (root / coder).mkdir(parents=True)
+        (root / coder / "d1.txt").write_text("Anna met ACME Inc.\n")
+        (root / coder / "d1.ann").write_text("T1\tPER 0 4\tAnna\nT2\tORG 9 13\tACME\n" + rels)
+    out = tmp_path / "out.csv"
+    assert (
+        main(
+            [
+                "spans",
+                str(root),
+                "--format",
+                "brat",
+                "--relations",
+                "--output-format",
+                "csv",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    table = pd.read_csv(out, index_col=0)
+    assert table.loc["(pooled)", "relation_f1_exact"] == 0.0  # A relates, B does not
+    assert table.loc["(pooled)", "relation_pairs"] == 1

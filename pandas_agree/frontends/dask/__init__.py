@@ -50,10 +50,9 @@ import numpy as np
 import pandas as pd
 
 from ..._core.count_table import group_alphas
-from ...data.prepare import OnDuplicate
-from ...declare import Declaration
+from ...declare import Declaration, declared
 from ...errors import InvalidParameterError
-from ...krippendorff.alpha import DistanceLike, check_distance, make_kernel
+from ...krippendorff.alpha import DistanceLike, check_distance, make_kernel, with_taxonomy
 from ...krippendorff.report import as_list, check_distances, finish_report, group_table, pooled_row
 from ...results import AlphaResult
 from ..accessor import DeclaredMethods
@@ -72,18 +71,20 @@ __all__ = ["DaskAgreeAccessor", "alpha", "collected", "report"]
 # Public API
 
 
+@declared(register=False)
 def alpha(
     data: Any,
     distance: DistanceLike = "nominal",
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    categories: Sequence[Hashable] | None = None,
-    on_duplicate: OnDuplicate = "raise",
+    unit,
+    coder,
+    value,
+    categories,
+    on_duplicate,
     weights: Any = None,
+    taxonomy: Any = None,
     split_every: int | None = None,
-    sep: str | bool | None = None,
+    sep,
 ) -> AlphaResult:
     """Krippendorff's alpha of a dask DataFrame of long data (one row per rating).
 
@@ -91,7 +92,7 @@ def alpha(
     ----------
     data : dask.dataframe.DataFrame
         Long data. Not modified.
-    distance, unit, coder, value, categories, weights
+    distance, weights, taxonomy
         As for :func:`pandas_agree.alpha`.
     on_duplicate : {"raise"}
         Only ``"raise"``: a coder rating a unit twice raises
@@ -132,7 +133,7 @@ def alpha(
     >>> ddf.agree.alpha("nominal")
     AlphaResult(alpha=0.7434, distance='nominal', n_units=11, n_coders=4, n_pairable=40)
     """
-    dist = check_distance(distance, weights)
+    dist = check_distance(with_taxonomy(distance, taxonomy), weights)
     table = prepare_table(
         data, [], unit, coder, value, categories, on_duplicate, dist.is_set, split_every, sep
     )
@@ -141,18 +142,20 @@ def alpha(
     return cast(AlphaResult, table_alpha(table, dist, kernel))
 
 
+@declared(register=False)
 def report(
     data: Any,
     distance: DistanceLike | Sequence[DistanceLike] = "nominal",
     by: Hashable | Sequence[Hashable] | None = None,
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    categories: Sequence[Hashable] | None = None,
-    on_duplicate: OnDuplicate = "raise",
+    unit,
+    coder,
+    value,
+    categories,
+    on_duplicate,
     weights: Any = None,
-    sep: str | bool | None = None,
+    taxonomy: Any = None,
+    sep,
     ci: float | None = None,
     ci_method: str | None = None,
     n_boot: int | None = None,
@@ -174,7 +177,7 @@ def report(
     ----------
     data : dask.dataframe.DataFrame
         Long data. Not modified.
-    distance, by, unit, coder, value, categories, weights, sep, pooled, tidy
+    distance, by, weights, taxonomy, pooled, tidy
         As for :func:`pandas_agree.report`.
     on_duplicate : {"raise"}
         Only ``"raise"`` (see :func:`alpha`).
@@ -210,7 +213,7 @@ def report(
     >>> ddf.agree.report("masi", by="figure")["masi"].round(3).tolist()
     [-0.349, 0.01, -0.327, 0.116]
     """
-    distances, names = check_distances(distance, weights)
+    distances, names = check_distances(with_taxonomy(distance, taxonomy), weights)
     memory_only = {
         "ci": ci,
         "ci_method": ci_method,

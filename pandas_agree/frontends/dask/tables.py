@@ -18,7 +18,7 @@ from ..._core.count_table import cell_counts, coders_by_group, pairable_coders, 
 from ..._core.counts import UnitValueCounts
 from ..._core.kernels import Kernel
 from ...data.prepare import CodedData, value_domain
-from ...data.sets import check_sep, check_separators
+from ...data.sets import check_sep, text_sets
 from ...errors import InvalidParameterError, MixedValueTypesError, ValueTypeError
 from ...krippendorff.alpha import alpha_result, no_pairable_error
 from ...krippendorff.distances import Distance
@@ -65,11 +65,21 @@ class Table:
     has_duplicates: bool
 
 
+def _json_list(text: str) -> bool:
+    import json
+
+    try:
+        return isinstance(json.loads(text), list)
+    except ValueError:
+        return False
+
+
 def check_stringified(domain: pd.Index, value: Hashable, value_dtype: Any, is_set_dist: bool):
     if not isinstance(value_dtype, pd.StringDtype) or len(domain) == 0:
         return
     sample = [str(x) for x in domain[:1000]]
-    looks = [bool(SET_REPR.match(s)) for s in sample]
+    # JSON lists ('["a"]', "[1, 2]", "[]") are sets written as text, read by text_sets
+    looks = [bool(SET_REPR.match(s)) and not _json_list(s) for s in sample]
     if any(s.startswith(("frozenset(", "set(")) for s in sample) or (is_set_dist and all(looks)):
         shown = [s for s, ok in zip(sample, looks) if ok][:3]
         raise ValueTypeError(
@@ -121,11 +131,15 @@ def count_table(
     count = cells["n"].to_numpy(dtype=np.int64)
 
     vals, is_set = cell_values(col, levels[-1], value, scalars_as_sets)
-    value_codes, domain, ordered = value_domain(vals, is_set, categories, value)
     if not isinstance(col.how.sep, str):  # with sep, the sets are ours, made from strings
-        check_stringified(domain, value, col.value_dtype, scalars_as_sets)
+        distinct = pd.Index(pd.unique(np.asarray(vals, dtype=object)), dtype=object)
+        check_stringified(distinct, value, col.value_dtype, scalars_as_sets)
     if scalars_as_sets and not is_set and col.how.sep is None:
-        check_separators(pd.unique(np.asarray(vals, dtype=object)), value)
+        # text under a set distance: the rule of pandas_agree.data.prepare.sets.text_sets
+        vals, is_set = text_sets(np.asarray(vals, dtype=object), None, value, as_sets=True)
+        if is_set:
+            vals[:] = [x if isinstance(x, frozenset) else frozenset((x,)) for x in vals]
+    value_codes, domain, ordered = value_domain(vals, is_set, categories, value)
 
     unit_keys = levels[:-1]
     if len(unit_keys) == 1:
