@@ -1,4 +1,4 @@
-"""Draw the figures of docs/plots.md into docs/_static/ (forest.png, heatmap.png).
+"""Draw figures of the docs into docs/_static/ (forest.png, heatmap.png, gamma_alignment.png).
 
 Run from anywhere: ``python docs/make_figures.py``. Needs matplotlib (``pip install
 "pandas-agree[plot]"``). The figures use only the published examples bundled with
@@ -13,7 +13,7 @@ STATIC = Path(__file__).resolve().parent / "_static"
 
 
 def make_figures(out: Path = STATIC) -> list[Path]:
-    """Write forest.png and heatmap.png to ``out``; return their paths."""
+    """Write forest.png, heatmap.png and gamma_alignment.png to ``out``; return their paths."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -42,6 +42,24 @@ def make_figures(out: Path = STATIC) -> list[Path]:
     table = pa.pairwise(pa.datasets.krippendorff_2011(), "alpha", "interval")
     ax = plot.heatmap(table, title="Krippendorff (2011): pairwise interval alpha")
     path = out / "heatmap.png"
+    ax.figure.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(ax.figure)
+    paths.append(path)
+
+    # docs/which_span_measure.md: a shift, a split, a wrong label and an extra unit
+    import pandas as pd
+
+    spans = pd.DataFrame(
+        {
+            "document": "example",
+            "coder": ["A", "A", "A", "B", "B", "B", "B", "C", "C", "C", "C"],
+            "start": [10, 45, 75, 12, 45, 52, 75, 10, 46, 76, 96],
+            "end": [30, 60, 90, 30, 52, 60, 90, 28, 60, 90, 104],
+            "label": ["PER", "ORG", "LOC", "PER", "ORG", "ORG", "PER", "PER", "ORG", "LOC", "ORG"],
+        }
+    )
+    ax = plot.alignment(pa.gamma(spans, n_samples=300, rng=0))
+    path = out / "gamma_alignment.png"
     ax.figure.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(ax.figure)
     paths.append(path)

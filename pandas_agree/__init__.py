@@ -53,7 +53,7 @@ _NAMES: dict[str, tuple[str, ...]] = {  # names that are not declared functions
     "krippendorff.multivalued": ("MVAlphaResult",),
     "registry": ("available_coefficients", "register_coefficient"),
     "results": ("AlphaResult",),
-    "spans": ("RelationAlphaResult", "UAlphaResult", "UnitizingAlphaResult"),
+    "spans": ("GammaResult", "RelationAlphaResult", "UAlphaResult", "UnitizingAlphaResult"),
     "tasks.association": ("DiceResult",),
     "tasks.hierarchy": ("HierarchicalF1Result", "Taxonomy"),
     "tasks.models": ("AltTestResult", "CandidateReport", "SelfConsistencyResult"),
@@ -126,7 +126,9 @@ if _typing.TYPE_CHECKING:  # what IDEs and type checkers see
     from .registry import available_coefficients, register_coefficient
     from .results import AlphaResult
     from .spans import (
+        GammaResult,
         UnitizingAlphaResult,
+        gamma,
         span_f1,
         span_kappa,
         span_report,

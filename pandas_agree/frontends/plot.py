@@ -10,8 +10,10 @@
 * :func:`candidates`: model annotators beside the humans: each candidate's advantage
   probability and winning rate from :func:`pandas_agree.alt_test`, and the change in alpha
   when it replaces a human from :func:`pandas_agree.candidate_report`.
+* :func:`alignment`: the best alignment of :func:`pandas_agree.gamma`, one row of units per
+  coder, the units of each unitary alignment joined.
 
-Both draw on ``ax`` when given (else on a new figure) and return the Axes. matplotlib is
+Each draws on ``ax`` when given (else on a new figure) and returns the Axes. matplotlib is
 imported when a function is called, so ``import pandas_agree`` never needs it; install it
 with ``pip install "pandas-agree[plot]"``.
 
@@ -37,7 +39,7 @@ import pandas as pd
 
 from ..errors import InvalidParameterError, ValueTypeError
 
-__all__ = ["candidates", "forest", "heatmap", "score_scatter"]
+__all__ = ["alignment", "candidates", "forest", "heatmap", "score_scatter"]
 
 #: Columns of :func:`pandas_agree.report` that are not distances.
 _REPORT_COLUMNS = ("n_units", "n_coders", "n_pairable", "reason")
@@ -611,3 +613,137 @@ def candidates(
     if title is not None:
         fig.suptitle(title)
     return left if report is None else np.array(axes)
+
+
+def alignment(
+    result: Any,
+    document: Hashable | None = None,
+    *,
+    ax: Any = None,
+    title: str | None = None,
+) -> Any:
+    r"""The best alignment of :func:`pandas_agree.gamma`: every coder's units and their links.
+
+    One row per coder; each unit is a bar from its start to its end, coloured by its label
+    (written on it when it fits). The units of one unitary alignment are joined by a grey
+    line, with the alignment's disorder written above its first unit; a unit aligned with
+    nothing has a dashed outline.
+
+    Parameters
+    ----------
+    result : GammaResult or pandas.DataFrame
+        The result of :func:`pandas_agree.gamma`, or its ``alignment`` frame.
+    document : hashable, optional
+        The document to draw; required when the alignment covers several.
+    ax : matplotlib Axes, optional
+    title : str, optional
+        Default: the document, and :math:`\gamma` and the observed disorder when ``result``
+        is a GammaResult with one document.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> import pandas_agree as pa
+    >>> from pandas_agree import plot
+    >>> spans = pd.DataFrame({
+    ...     "document": "d", "coder": ["A", "A", "B", "B", "B"],
+    ...     "start": [0, 30, 2, 30, 60], "end": [20, 50, 20, 52, 70],
+    ...     "label": ["x", "y", "x", "x", "y"]})
+    >>> ax = plot.alignment(pa.gamma(spans, n_samples=5, rng=0))
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['A', 'B']
+    """
+    frame = result if isinstance(result, pd.DataFrame) else getattr(result, "alignment", result)
+    frame = _check_frame(frame, "result")
+    needed = ["document", "alignment", "coder", "start", "end", "label", "disorder"]
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise InvalidParameterError(
+            f"`result` must be a GammaResult or its alignment frame; it has no column(s) "
+            f"{missing}"
+        )
+    docs = pd.unique(frame["document"])
+    if document is None:
+        if len(docs) > 1:
+            raise InvalidParameterError(
+                f"the alignment covers {len(docs)} documents; pass document= (one of "
+                f"{list(docs[:5])})"
+            )
+        document = docs[0]
+    elif document not in set(docs):
+        raise InvalidParameterError(
+            f"`document` {document!r} is not in the alignment (its documents: {list(docs[:5])})"
+        )
+    part = frame[frame["document"] == document]
+    coders = list(pd.unique(part["coder"]))
+    row_of = {c: i for i, c in enumerate(coders)}
+    labels = sorted(pd.unique(part["label"].dropna()), key=str)
+    plt = _pyplot()
+    colours = plt.get_cmap("tab10")
+    colour_of = {lab: colours(i % 10) for i, lab in enumerate(labels)}
+    if ax is None:
+        span = float(part["end"].max() - part["start"].min()) if part["start"].notna().any() else 1
+        _, ax = plt.subplots(
+            figsize=(min(12.0, 4.0 + span / 12.0), 1.2 + 0.9 * len(coders)), layout="constrained"
+        )
+    real = part[part["start"].notna()]
+    n_units = real.groupby("alignment")["span"].transform("size")
+    height = 0.5
+    for (_, row), alone in zip(real.iterrows(), (n_units == 1).to_numpy(), strict=True):
+        y = -row_of[row["coder"]]
+        s, e = float(row["start"]), float(row["end"])
+        ax.add_patch(
+            plt.Rectangle(
+                (s, y - height / 2), e - s, height,
+                facecolor=colour_of[row["label"]], alpha=0.85, edgecolor="black",
+                linewidth=1.0, linestyle="--" if alone else "-", zorder=3,
+            )
+        )  # fmt: skip
+        ax.text((s + e) / 2, y, str(row["label"]), ha="center", va="center",
+                fontsize="small", zorder=4, clip_on=True)  # fmt: skip
+    for _, group in real.groupby("alignment", sort=False):
+        ys = [-row_of[c] for c in group["coder"]]
+        xs = ((group["start"] + group["end"]) / 2).astype(float).tolist()
+        order = np.argsort(ys)[::-1]
+        xs_o, ys_o = [xs[i] for i in order], [ys[i] for i in order]
+        if len(group) > 1:
+            ax.plot(xs_o, ys_o, color="0.45", lw=2.2, zorder=2, solid_capstyle="round")
+        top = int(np.argmax(ys))
+        ax.annotate(
+            f"{float(group['disorder'].iloc[0]):.2f}",
+            (xs[top], ys[top] + height / 2),
+            xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
+            fontsize="x-small", color="0.25",
+        )  # fmt: skip
+    lo = float(real["start"].min()) if len(real) else 0.0
+    hi = float(real["end"].max()) if len(real) else 1.0
+    pad = 0.02 * (hi - lo or 1.0)
+    ax.set_xlim(lo - pad, hi + pad)
+    ax.set_ylim(-len(coders) + 0.4, 0.75)
+    ax.set_yticks([-i for i in range(len(coders))])
+    ax.set_yticklabels([str(c) for c in coders])
+    ax.set_xlabel("position (numbers: the disorder of each unitary alignment)")
+    ax.spines[["top", "right", "left"]].set_visible(False)
+    ax.tick_params(axis="y", left=False)
+    if title is None:
+        title = f"best alignment of {document!r}"
+        gamma_value = getattr(result, "gamma", None)
+        if gamma_value is not None and len(docs) == 1:
+            title += f": \u03b3 = {gamma_value:.3f}, observed disorder {result.observed:.3f}"
+    ax.set_title(title, fontsize="medium")
+    handles = [
+        plt.Rectangle((0, 0), 1, 1, facecolor=colour_of[lab], alpha=0.85, edgecolor="black")
+        for lab in labels
+    ]
+    handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", ls="--"))
+    ax.legend(
+        handles, [str(lab) for lab in labels] + ["aligned with nothing"],
+        loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small", frameon=False,
+    )  # fmt: skip
+    return ax

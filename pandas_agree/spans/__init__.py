@@ -18,6 +18,9 @@ return. Every function takes the column names as keywords (``document=``, ``code
   :math:`{}_{(k)u}\alpha`, per document and pooled, with bootstrap intervals.
 * :func:`span_report`: all of these side by side, per document and pooled (the table of
   ``pandas-agree spans``).
+* :func:`gamma`: Mathet et al.'s (2015) :math:`\gamma` on the exact best alignment of the
+  units, with :math:`\gamma_{cat}` and :math:`\gamma_k` (Mathet 2017), per document and
+  pooled.
 * :func:`relation_f1` and :func:`relation_alpha`: agreement on relations between spans
   (a *relation frame*: ``document, coder, relation, label, head, tail`` and the head and
   tail offsets and labels), see :mod:`pandas_agree.spans.relations`.
@@ -25,14 +28,12 @@ return. Every function takes the column names as keywords (``document=``, ``code
 Who saw which document matters: a coder with no span in a document either saw it and
 marked nothing, or never saw it. ``coverage=[(document, coder), ...]`` (the readers record
 it as ``frame.attrs["coverage"]``) or ``coders=`` says which; see :func:`spans_to_units`.
-
-When the alignment of units matters more than their positions, Mathet et al.'s (2015)
-:math:`\gamma` is the alternative; it is not implemented here.
 """
 
 from __future__ import annotations
 
 from .f1 import ALL_LABELS, span_f1, unmatched_pairs
+from .gamma import GammaResult, gamma
 from .kappa import span_kappa
 from .relations import RelationAlphaResult, relation_alpha, relation_f1
 from .report import span_report
@@ -42,9 +43,11 @@ from .units import spans_to_units, whitespace_tokens
 
 __all__ = [
     "ALL_LABELS",
+    "GammaResult",
     "RelationAlphaResult",
     "UAlphaResult",
     "UnitizingAlphaResult",
+    "gamma",
     "relation_alpha",
     "relation_f1",
     "span_f1",
