@@ -132,3 +132,106 @@ def test_every_doctest_that_needs_an_extra_skips_without_it():
                 if not any(g == path or g in path.parents for g in guarded):
                     unguarded.append(f"{path.relative_to(ROOT)} needs {module}")
     assert unguarded == []
+
+
+# -- The README's first screen leads from a tool's export to a table -----------------------
+
+FIRST_SCREEN = 45  # lines of a terminal or of the repository page before scrolling
+
+_EXPORT_WORDS = [
+    "read_brat",
+    "read_label_studio",
+    "span_report",
+    "pandas-agree spans",
+    "brat",
+    "Label Studio",
+    "WebAnno",
+    "INCEpTION",
+    "CoNLL-2012",
+    "doccano",
+    "Prodigy",
+]
+
+# The placeholders of the README and docs/index.md, and the bundled exports standing in.
+_PLACEHOLDERS = {"annotations/": "brat", "export.json": "label_studio.json"}
+
+
+def _blocks(text: str, lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}\n(.*?)^```", text, flags=re.M | re.S)
+
+
+@pytest.mark.parametrize("word", _EXPORT_WORDS)
+def test_the_readme_first_screen_names_the_readers_and_span_agreement(word):
+    head = "\n".join((ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:FIRST_SCREEN])
+    assert word in head
+
+
+@pytest.mark.parametrize("word", _EXPORT_WORDS)
+def test_the_documentation_front_page_names_the_readers_and_span_agreement(word):
+    assert word in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_first_commands_are_the_install_and_the_ci_test_command():
+    """The README's first code block: install + demo, then the test command CI runs."""
+    first = _blocks((ROOT / "README.md").read_text(encoding="utf-8"), "bash")[0].splitlines()
+    assert first[0].endswith("pip install -e . && pandas-agree demo")
+    assert first[1].endswith("&& python -m pytest")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python -m pytest            # the README's test command" in ci
+
+
+def _export_lines(page: Path) -> tuple[str, list[str]]:
+    """The page's Python block reading an export, and its ``pandas-agree`` command lines."""
+    text = page.read_text(encoding="utf-8")
+    python = [b for b in _blocks(text, "python") if "pa.io.read_" in b and ">>>" not in b]
+    commands = [
+        line[2:]
+        for block in _blocks(text, "console")
+        for line in block.splitlines()
+        if line.startswith("$ pandas-agree spans")
+    ]
+    assert len(python) == 1 and commands, page
+    return python[0], commands
+
+
+def _with_examples(code: str) -> str:
+    from pandas_agree import io
+
+    for placeholder, example in _PLACEHOLDERS.items():
+        code = code.replace(f'"{placeholder}"', repr(str(io.example_path(example))))
+    return code
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+@pytest.mark.parametrize("tool", ["brat", "label_studio"])
+def test_the_export_lines_give_a_table_on_the_bundled_exports(page, tool, capsys):
+    import pandas_agree as pa
+
+    code, _ = _export_lines(ROOT / page)
+    if tool == "label_studio":  # the reader named in the comment: "# or pa.io.read_...(...)"
+        alternative = re.search(r"# or (pa\.io\.read_\w+\(.*?\))", code)
+        assert alternative is not None
+        code = re.sub(r"pa\.io\.read_brat\(.*?\)", alternative[1], code, count=1)
+    namespace: dict = {}
+    exec(_with_examples(code), namespace)
+    printed = capsys.readouterr().out
+    assert "(pooled)" in printed and "f1_exact" in printed
+    spans = namespace["spans"]
+    if spans.attrs.get("texts"):  # a reader that keeps the texts gives the token alphas
+        table = pa.span_report(spans, by_document=True)
+        assert table["alpha_masi"].notna().all(), table["reason"].tolist()
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_the_export_commands_give_a_table_on_the_bundled_exports(page, capsys):
+    import shlex
+
+    from pandas_agree import io
+    from pandas_agree.frontends.cli import main
+
+    _, commands = _export_lines(ROOT / page)
+    for command in commands:
+        argv = shlex.split(command)[1:]  # without the program name
+        argv = [str(io.example_path(_PLACEHOLDERS[a])) if a in _PLACEHOLDERS else a for a in argv]
+        assert main(argv) == 0, command
+        assert "(pooled)" in capsys.readouterr().out, command
