@@ -6,7 +6,8 @@ A page about an optional extra is collected only when that extra is installed. (
 
 import importlib.util
 
-collect_ignore = ["conf.py"]
+collect_ignore = ["conf.py", "conftest.py"]  # conftest.py: no doctests, and a second
+# module named conftest clashes with tests/conftest.py when docs/ is collected first
 collect_ignore_glob = ["_build/*", "generated/*"]
 
 # Pages whose examples need an optional extra, by the module they import.
