@@ -235,3 +235,32 @@ def test_the_export_commands_give_a_table_on_the_bundled_exports(page, capsys):
         argv = [str(io.example_path(_PLACEHOLDERS[a])) if a in _PLACEHOLDERS else a for a in argv]
         assert main(argv) == 0, command
         assert "(pooled)" in capsys.readouterr().out, command
+
+
+# -- No promise about time that the machine cannot keep ------------------------------------
+
+_DURATION_CLAIM = re.compile(
+    r"\b(?:under|within|less than|in about|takes?|runs? in)\s+"
+    r"(?:a|one|two|a few|\d+(?:\.\d+)?)\s*(?:minutes?|min|seconds?|s)\b",
+    re.I,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        pytest.param("That is the fast loop (under a minute on two cores)", True, id="minute"),
+        pytest.param("the suite runs in 45 s", True, id="seconds"),
+        pytest.param("marked slow (over about 2 s each)", False, id="slow-marker"),
+        pytest.param("how long it takes depends on the machine", False, id="no-number"),
+    ],
+)
+def test_the_duration_claim_pattern(text, claim):
+    assert bool(_DURATION_CLAIM.search(text)) is claim
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/getting_started.md"])
+def test_the_test_command_promises_no_duration(page):
+    """How long the test loop takes depends on the machine and its load: no number."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert _DURATION_CLAIM.findall(text) == []
