@@ -264,3 +264,91 @@ def test_the_test_command_promises_no_duration(page):
     """How long the test loop takes depends on the machine and its load: no number."""
     text = (ROOT / page).read_text(encoding="utf-8")
     assert _DURATION_CLAIM.findall(text) == []
+
+
+# -- The documentation site: the theme, and an API page for every public name ---------------
+
+
+def test_the_site_uses_pydata_sphinx_theme_from_the_docs_extra():
+    tomllib = pytest.importorskip("tomllib")
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        docs_extra = tomllib.load(f)["project"]["optional-dependencies"]["docs"]
+    assert any(req.startswith("pydata-sphinx-theme") for req in docs_extra)
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    assert re.search(r'^html_theme = "pydata_sphinx_theme"$', conf, re.M)
+
+
+def test_code_blocks_wrap_instead_of_scrolling_sideways():
+    css = (ROOT / "docs" / "_static" / "custom.css").read_text(encoding="utf-8")
+    rule = re.search(r"div\.highlight pre\s*\{(.*?)\}", css, re.S)
+    assert rule is not None and "white-space: pre-wrap" in rule[1]
+    assert '"custom.css"' in (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+
+
+def _api_page(tmp_path: Path) -> str:
+    """api.rst with the lists it includes, as the documentation build writes them."""
+    import runpy
+
+    pytest.importorskip("xarray")  # the API page documents the xarray accessors
+    write_api_lists = runpy.run_path(str(ROOT / "docs" / "api_lists.py"))["write_api_lists"]
+    write_api_lists(tmp_path)
+    text = (ROOT / "docs" / "api.rst").read_text(encoding="utf-8")
+    return re.sub(
+        r"^\.\. include:: (\S+)$",
+        lambda m: (tmp_path / m[1]).read_text(encoding="utf-8"),
+        text,
+        flags=re.M,
+    )
+
+
+def _autosummary_entries(page: str) -> set[str]:
+    """The full names in the page's autosummary lists (``currentmodule`` + entry)."""
+    entries, module, in_list = set(), "", False
+    for line in page.splitlines():
+        if line.startswith(".. currentmodule::"):
+            module = line.split("::", 1)[1].strip()
+        elif line.startswith(".. autosummary::"):
+            in_list = True
+        elif in_list and line.startswith("   ") and not line.strip().startswith(":"):
+            entries.add(f"{module}.{line.strip()}")
+        elif in_list and line and not line.startswith(" "):
+            in_list = False
+    return entries
+
+
+def test_every_public_function_and_class_has_an_api_page(tmp_path):
+    """Every function and class of ``pandas_agree.__all__`` and of each public submodule's
+    ``__all__`` is in an autosummary list of the API page (so it gets a page with its
+    signature), and every method of ``DataFrame.agree``."""
+    import importlib
+    import inspect
+    import types
+
+    import pandas_agree
+
+    entries = _autosummary_entries(_api_page(tmp_path))
+    documented = set()  # id() of each listed object
+    for entry in entries:
+        module_name, _, name = entry.rpartition(".")
+        if module_name.startswith("pandas_agree"):  # not the accessors' pandas./xarray. names
+            documented.add(id(getattr(importlib.import_module(module_name), name)))
+    missing = []
+    for name in pandas_agree.__all__:
+        obj = getattr(pandas_agree, name)
+        members = (
+            [(f"{name}.{m}", getattr(obj, m)) for m in obj.__all__]
+            if isinstance(obj, types.ModuleType)
+            else [(name, obj)]
+        )
+        for label, member in members:
+            if label == "AgreeAccessor":
+                continue  # the accessor's page is DataFrame.agree
+            if (inspect.isclass(member) or inspect.isfunction(member)) and id(
+                member
+            ) not in documented:
+                missing.append(label)
+    methods = [m for m in dir(pandas_agree.AgreeAccessor) if not m.startswith("_")]
+    missing += [
+        f"DataFrame.agree.{m}" for m in methods if f"pandas.DataFrame.agree.{m}" not in entries
+    ]
+    assert missing == []
