@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas_agree
 
 # Top-level functions and classes, in sections by the topic folder that defines them (the first
-# prefix that matches); a name in none of them goes to "Other".
+# prefix that matches); a name in none of them goes to a section named after its module.
 API_TOPICS = [
     ("Krippendorff's alpha", ("pandas_agree.krippendorff", "pandas_agree.results")),
     ("Kappa family and other coefficients", ("pandas_agree.kappa", "pandas_agree.registry")),
@@ -25,6 +25,8 @@ API_TOPICS = [
     ("Coreference", ("pandas_agree.tasks.coref",)),
     ("Pyramids", ("pandas_agree.tasks.pyramid",)),
     ("Noise in the agreed subset", ("pandas_agree.tasks.noise",)),
+    ("Hierarchical labels", ("pandas_agree.tasks.hierarchy",)),
+    ("Models as annotators", ("pandas_agree.tasks.models",)),
 ]
 # Submodules in this order, then any other in alphabetical order.
 API_MODULES = [
@@ -80,7 +82,8 @@ def write_api_lists(folder: Path) -> dict[str, list[str]]:
             submodules.append(name)
         elif name != "AgreeAccessor" and _documentable(obj):  # the accessor has its section
             title = next(
-                (t for t, prefixes in API_TOPICS if obj.__module__.startswith(prefixes)), "Other"
+                (t for t, prefixes in API_TOPICS if obj.__module__.startswith(prefixes)),
+                f"``{obj.__module__}``",
             )
             sections.setdefault(title, []).append(name)
             listed.add(id(obj))
