@@ -10,15 +10,21 @@ import importlib.util
 
 collect_ignore: list[str] = ["tests/conftest.py"]  # fixtures, not doctests (and two
 # modules named conftest would clash under --doctest-modules)
-if importlib.util.find_spec("xarray") is None:
-    collect_ignore += ["pandas_agree/frontends/xarray.py", "docs/xarray.md"]
-if importlib.util.find_spec("matplotlib") is None:
-    collect_ignore += ["pandas_agree/frontends/plot.py", "docs/plots.md", "docs/make_figures.py"]
-if importlib.util.find_spec("dask") is None:
-    collect_ignore += ["pandas_agree/frontends/dask", "docs/dask.md"]
+
+# Modules whose doctests need an optional extra, by the module they import: collected only
+# where it is installed (``pip install -e ".[test,xarray,plot]"`` has no pyarrow or dask).
+# The pages of docs/ are listed in docs/conftest.py.
+EXTRA_DOCTESTS: dict[str, list[str]] = {
+    "xarray": ["pandas_agree/frontends/xarray.py"],
+    "matplotlib": ["pandas_agree/frontends/plot.py"],
+    "dask": ["pandas_agree/frontends/dask"],
+    "pyarrow": ["pandas_agree/data/strings.py"],
+}
+for _module, _paths in EXTRA_DOCTESTS.items():
+    if importlib.util.find_spec(_module) is None:
+        collect_ignore += _paths
 
 
 def pytest_configure(config) -> None:
     """Register the ``slow`` marker: tests over ~2 s (deselect with ``-m "not slow"``)."""
     config.addinivalue_line("markers", "slow: takes more than about 2 s; -m 'not slow' skips it")
-

@@ -1,8 +1,9 @@
 """Draw figures of the docs into docs/_static/ (forest.png, heatmap.png, gamma_alignment.png).
 
 Run from anywhere: ``python docs/make_figures.py``. Needs matplotlib (``pip install
-"pandas-agree[plot]"``). The figures use only the published examples bundled with
-pandas_agree, with a fixed bootstrap seed, so they are reproducible.
+matplotlib``, or ``pip install ".[plot]"`` in the root of the clone). The figures use only the
+published examples bundled with pandas_agree, with a fixed bootstrap seed, so they are
+reproducible.
 """
 
 from __future__ import annotations

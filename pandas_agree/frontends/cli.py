@@ -1060,6 +1060,10 @@ columns:
   cu_alpha, cu_coverage      the values where coders' units intersect, and the share of
                              the continuum that is
   ku_alpha                   one column ku_alpha[<label>] per label
+  gamma, gamma_se, gamma_cat Mathet et al.'s gamma (best alignment of the units), the
+                             standard error of its expected disorder, and gamma-cat
+  relation_f1_exact, relation_f1_overlap, relation_alpha
+                             agreement on relations (with --relations)
   The u-alpha family needs each document's length: the texts of the export.
 
   --by label gives one row per label, then the all-labels row "(all)": the label's

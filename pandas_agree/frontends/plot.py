@@ -15,7 +15,7 @@
 
 Each draws on ``ax`` when given (else on a new figure) and returns the Axes. matplotlib is
 imported when a function is called, so ``import pandas_agree`` never needs it; install it
-with ``pip install "pandas-agree[plot]"``.
+with ``pip install matplotlib`` (or ``pip install ".[plot]"`` in a clone of pandas_agree).
 
 Examples
 --------
@@ -67,7 +67,7 @@ def _pyplot() -> Any:
     except ImportError as exc:
         raise ImportError(
             "pandas_agree.frontends.plot needs matplotlib, which is not installed: "
-            'pip install "pandas-agree[plot]" (or pip install matplotlib)'
+            'pip install matplotlib (or, in a clone of pandas_agree, pip install ".[plot]")'
         ) from exc
     return plt
 

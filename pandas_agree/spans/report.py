@@ -237,6 +237,46 @@ def _relation_alpha(ctx: ReportContext) -> dict[str, Any]:
     return {"relation_alpha": float(res), "relation_pairs": int(res.n_pairs)}
 
 
+def _gamma_result(ctx: ReportContext) -> Any:
+    """:func:`~pandas_agree.spans.gamma` of the row's spans: expected disorder from the
+    default statistical sampler seeded with 0, so a report reads the same every time."""
+    from .gamma import gamma
+
+    lengths = None
+    if ctx.lengths is not None:
+        docs = set(pd.unique(ctx.spans[ctx.cols["document"]]))
+        lengths = {d: n for d, n in ctx.lengths.items() if d in docs} or None
+    return ctx._once(
+        "gamma",
+        lambda: gamma(
+            ctx.spans,
+            rng=0,
+            continuum=lengths,
+            coders=ctx.coders,
+            coverage=None if ctx.coders is not None else ctx.coverage,
+            **ctx.cols,
+        ),
+    )
+
+
+def _gamma(ctx: ReportContext) -> dict[str, Any]:
+    res = _gamma_result(ctx)
+    if ctx.label_key is not None:
+        table = res.per_category
+        if ctx.label_key not in table.index:
+            return {"gamma": float("nan"), "reason": "no unit of this label"}
+        return {"gamma": float(table.loc[ctx.label_key, "gamma_k"])}
+    out: dict[str, Any] = {"gamma": float(res), "gamma_se": float(res.expected_se)}
+    if res.reason:
+        out["reason"] = res.reason
+    return out
+
+
+def _gamma_cat(ctx: ReportContext) -> dict[str, Any]:
+    ctx.all_labels_only("gamma_cat")
+    return {"gamma_cat": float(_gamma_result(ctx).gamma_cat)}
+
+
 def _u_family(measure: str, column: str, coverage: bool = False):
     def compute(ctx: ReportContext) -> dict[str, Any]:
         ctx.all_labels_only(column)
@@ -276,6 +316,8 @@ MEASURES: dict[str, Callable[[ReportContext], Mapping[str, Any]]] = {
     "bar_u_alpha": _u_family("|u", "bar_u_alpha"),
     "cu_alpha": _u_family("cu", "cu_alpha", coverage=True),
     "ku_alpha": _ku_alpha,
+    "gamma": _gamma,
+    "gamma_cat": _gamma_cat,
     "relation_f1_exact": _relation_f1("exact"),
     "relation_f1_overlap": _relation_f1("overlap"),
     "relation_alpha": _relation_alpha,
@@ -428,6 +470,11 @@ def span_report(
       merged, each document's length the length of its text (``texts``, else
       ``spans.attrs["texts"]``); a coder unitized the documents where it has spans unless
       ``coders`` or ``coverage`` say otherwise;
+    * ``gamma`` (with ``gamma_se``, the standard error of its expected disorder) and
+      ``gamma_cat``: Mathet et al.'s :math:`\gamma` and :math:`\gamma_{cat}` of
+      :func:`~pandas_agree.spans.gamma`, expected disorder from 30 continua of the
+      statistical sampler seeded with 0 (the same table every run); in a label's row,
+      :math:`\gamma_k` of the label;
     * ``relation_f1_exact``, ``relation_f1_overlap``, ``relation_alpha``: see
       ``relations``.
 

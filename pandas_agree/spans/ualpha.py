@@ -624,7 +624,7 @@ def u_alpha(
     Examples
     --------
     The example of the script ``lindanna/unitized_alpha`` (its README prints u .474,
-    |u .433, cu .779 covering 38.33 %, (k)u .769 covering 95.45 % for value 1 and .787
+    ``|u`` .433, cu .779 covering 38.33 %, (k)u .769 covering 95.45 % for value 1 and .787
     covering 59.52 % for value 2), on a continuum of length 20:
 
     >>> import pandas as pd

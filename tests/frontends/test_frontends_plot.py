@@ -154,7 +154,8 @@ def test_clear_error_without_matplotlib(monkeypatch):
     for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(ImportError, match=r"pandas-agree\[plot\]"):
+    # what to install, from an index (matplotlib) or from the clone (no index has pandas-agree)
+    with pytest.raises(ImportError, match=r"pip install matplotlib .*pip install \"\.\[plot\]\""):
         plot.forest(pa.report(pa.datasets.krippendorff_2011()))
 
 

@@ -250,3 +250,19 @@ def test_cli_relations(tmp_path):
     table = pd.read_csv(out, index_col=0)
     assert table.loc["(pooled)", "relation_f1_exact"] == 0.0  # A relates, B does not
     assert table.loc["(pooled)", "relation_pairs"] == 1
+
+
+def test_gamma_measures_equal_the_function():
+    """span_report's gamma columns are pa.gamma with the report's seed (0), per document
+    and pooled, and gamma_k in the label rows."""
+    from pandas_agree import io
+
+    spans = io.read_brat(io.example_path("brat"))
+    table = pa.span_report(spans, measures=["gamma", "gamma_cat"], by_label=True)
+    res = pa.gamma(spans, rng=0, continuum={d: len(t) for d, t in spans.attrs["texts"].items()})
+    pooled = table.loc[("(pooled)", "(all)")]
+    assert pooled["gamma"] == pytest.approx(float(res))
+    assert pooled["gamma_cat"] == pytest.approx(res.gamma_cat)
+    assert pooled["gamma_se"] == pytest.approx(res.expected_se)
+    for lab, row in res.per_category.iterrows():
+        assert table.loc[("(pooled)", lab), "gamma"] == pytest.approx(row["gamma_k"])
