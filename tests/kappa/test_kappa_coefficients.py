@@ -549,6 +549,7 @@ def test_perfect_agreement_gives_one(truth, n_coders):
         assert res.value == pytest.approx(1.0, abs=1e-12), res
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(complete_ratings, st.randoms(use_true_random=False))
 def test_invariance_to_unit_coder_and_row_permutation(rows, rnd):
