@@ -96,6 +96,12 @@ def _sorted_unique(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _columns(*names: Hashable) -> dict[str, Hashable]:
+    """The relation-frame column names passed to a function, by their place in
+    :data:`~pandas_agree.declare.RELATION_COLUMNS`."""
+    return dict(zip(RELATION_COLUMNS, names, strict=True))
+
+
 def _describe(frame: pd.DataFrame, k: int, cols: dict[str, Hashable]) -> str:
     """Which relation row ``k`` is, for messages."""
     row = frame.iloc[k]
@@ -482,26 +488,10 @@ def relation_f1(
     for param, flag in (("labels", labels), ("span_labels", span_labels)):
         if not isinstance(flag, bool):
             raise InvalidParameterError(f"`{param}` must be True or False, got {flag!r}")
-    cols = dict(
-        zip(
-            RELATION_COLUMNS,
-            (
-                document,
-                coder,
-                relation,
-                label,
-                head,
-                tail,
-                head_start,
-                head_end,
-                head_label,
-                tail_start,
-                tail_end,
-                tail_label,
-            ),
-            strict=True,
-        )
-    )
+    cols = _columns(
+        document, coder, relation, label, head, tail,
+        head_start, head_end, head_label, tail_start, tail_end, tail_label,
+    )  # fmt: skip
     v = _validate(relations, cols, span_labels)
     for name in (ALL_LABELS, MACRO):
         if labels and name in set(v.labels):
@@ -778,26 +768,10 @@ tail_label : hashable
     from ._frame import validate
 
     sv = validate(spans, document, coder, start, end, label)
-    cols = dict(
-        zip(
-            RELATION_COLUMNS,
-            (
-                document,
-                coder,
-                relation,
-                label,
-                head,
-                tail,
-                head_start,
-                head_end,
-                head_label,
-                tail_start,
-                tail_end,
-                tail_label,
-            ),
-            strict=True,
-        )
-    )
+    cols = _columns(
+        document, coder, relation, label, head, tail,
+        head_start, head_end, head_label, tail_start, tail_end, tail_label,
+    )  # fmt: skip
     rv = _validate(relations, cols, span_labels)
     if NO_RELATION in set(rv.labels):
         raise InvalidParameterError(
