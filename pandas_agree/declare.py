@@ -58,7 +58,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "RELATION_COLUMNS",
     "SHARED",
+    "SPAN_COLUMNS",
     "TOPICS",
     "Declaration",
     "SharedParameter",
@@ -94,7 +96,8 @@ def _shared(*specs: SharedParameter) -> dict[str, SharedParameter]:
 
 
 _COLUMNS = ("unit", "coder", "value")
-_SPAN_COLUMNS = ("document", "coder", "start", "end", "label")
+#: The columns every span frame starts with, in this order.
+SPAN_COLUMNS = ("document", "coder", "start", "end", "label")
 _COLUMNS_DOC = """unit, coder, value : hashable, default "unit", "coder", "value"
     Column names of the long data: one row per (unit, coder, value)."""
 _SPAN_COLUMNS_DOC = """document, coder, start, end, label : hashable
@@ -108,7 +111,9 @@ _WEIGHTS_DOC = """weights : str, callable or matrix, optional
     ``"identity"``), a callable ``w(a, b)`` or a ``q x q`` matrix; see
     :mod:`pandas_agree.kappa.weights`. Order-based schemes need ordered categories."""
 
-_RELATION_COLUMNS = (
+#: The columns of a relation frame, in this order (the readers of :mod:`pandas_agree.io`
+#: return them with ``relations=True``).
+RELATION_COLUMNS = (
     "document",
     "coder",
     "relation",
@@ -122,7 +127,7 @@ _RELATION_COLUMNS = (
     "tail_end",
     "tail_label",
 )
-_RELATION_COLUMNS_DOC = ", ".join(_RELATION_COLUMNS) + """ : hashable
+_RELATION_COLUMNS_DOC = ", ".join(RELATION_COLUMNS) + """ : hashable
     Column names of the relation frame (defaults: the names themselves): one row per relation
     with the ids, offsets and labels of its head and tail spans, as the readers of
     :mod:`pandas_agree.io` return with ``relations=True``."""
@@ -130,8 +135,8 @@ _RELATION_COLUMNS_DOC = ", ".join(_RELATION_COLUMNS) + """ : hashable
 #: Parameters documented together: a function names all of a group's own names or none.
 _GROUPS: dict[tuple[str, ...], str] = {
     _COLUMNS: _COLUMNS_DOC,
-    _SPAN_COLUMNS: _SPAN_COLUMNS_DOC,
-    _RELATION_COLUMNS: _RELATION_COLUMNS_DOC,
+    SPAN_COLUMNS: _SPAN_COLUMNS_DOC,
+    RELATION_COLUMNS: _RELATION_COLUMNS_DOC,
 }
 
 #: The shared parameters by name. A function names one as a *bare* parameter (no default,

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..declare import RELATION_COLUMNS, SPAN_COLUMNS
 from ..errors import InvalidParameterError, ReaderError
 
 __all__ = [
@@ -40,23 +41,6 @@ PathLike = str | os.PathLike
 Source = PathLike | Sequence[PathLike]
 CoderRule = str | Mapping[Any, Any] | Callable[[Path], Any]
 
-#: The columns every span frame starts with, in this order.
-SPAN_COLUMNS = ("document", "coder", "start", "end", "label")
-#: The columns of a relation frame, in this order.
-RELATION_COLUMNS = (
-    "document",
-    "coder",
-    "relation",
-    "label",
-    "head",
-    "tail",
-    "head_start",
-    "head_end",
-    "head_label",
-    "tail_start",
-    "tail_end",
-    "tail_label",
-)
 _INT_COLUMNS = frozenset(
     {
         "start",

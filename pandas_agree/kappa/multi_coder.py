@@ -171,6 +171,36 @@ def _no_pairs(func: str) -> NoPairableUnitsError:
     )
 
 
+def _result(
+    method: str,
+    prep: _Prepared,
+    frame: pd.DataFrame,
+    *,
+    value: float,
+    observed: float,
+    expected: float,
+    n_units: int,
+    state: ChanceState,
+) -> MultiKappaResult:
+    """A multi-coder kappa's result: its terms plus the coders, categories and weights of
+    ``prep`` and the per-pair ``frame``; warns when ``state`` leaves the value undefined."""
+    warn_if(chance_reason(state), method)
+    return MultiKappaResult(
+        method=method,
+        value=value,
+        observed=observed,
+        expected=expected,
+        n_units=n_units,
+        n_coders=len(prep.coders),
+        n_categories=len(prep.domain),
+        weights=prep.weights_name,
+        state=state,
+        coders=tuple(prep.coders),
+        categories=prep.domain,
+        pairs=frame,
+    )
+
+
 @declared(coefficient=True)
 def conger_kappa(
     data: pd.DataFrame, weights, *, coders, categories, unit, coder, value, on_duplicate
@@ -248,21 +278,16 @@ def conger_kappa(
     margins = rater_margins(prep.coder_codes, prep.codes, len(prep.coders), q)
     p_e = conger_expected(margins, prep.weights)
     value_, state = chance_corrected(p_a, p_e)
-    warn_if(chance_reason(state), "conger_kappa")
     frame, *_ = _pairs(prep)
-    return MultiKappaResult(
-        method="conger_kappa",
+    return _result(
+        "conger_kappa",
+        prep,
+        frame,
         value=value_,
         observed=p_a,
         expected=p_e,
         n_units=n_pairable,
-        n_coders=len(prep.coders),
-        n_categories=q,
-        weights=prep.weights_name,
         state=state,
-        coders=tuple(prep.coders),
-        categories=prep.domain,
-        pairs=frame,
     )
 
 
@@ -335,21 +360,16 @@ def light_kappa(
         state = ChanceState.NO_PAIR_DEFINED
     else:  # pairs without a common unit or with p_e = 1 are visible in `pairs`
         value_ = float(frame["kappa"].to_numpy()[usable].mean())
-    warn_if(chance_reason(state), "light_kappa")
     keep = usable if usable.any() else compared
-    return MultiKappaResult(
-        method="light_kappa",
+    return _result(
+        "light_kappa",
+        prep,
+        frame,
         value=value_,
         observed=float(p_o[keep].mean()),
         expected=float(p_e[keep].mean()),
         n_units=_n_pairable(prep),
-        n_coders=len(prep.coders),
-        n_categories=len(prep.domain),
-        weights=prep.weights_name,
         state=state,
-        coders=tuple(prep.coders),
-        categories=prep.domain,
-        pairs=frame,
     )
 
 
@@ -422,18 +442,13 @@ def hubert_kappa(
         raise _no_pairs(func)
     mean_o, mean_e = float(p_o[compared].mean()), float(p_e[compared].mean())
     value_, state = chance_corrected(mean_o, mean_e)
-    warn_if(chance_reason(state), "hubert_kappa")
-    return MultiKappaResult(
-        method="hubert_kappa",
+    return _result(
+        "hubert_kappa",
+        prep,
+        frame,
         value=value_,
         observed=mean_o,
         expected=mean_e,
         n_units=_n_pairable(prep),
-        n_coders=len(prep.coders),
-        n_categories=len(prep.domain),
-        weights=prep.weights_name,
         state=state,
-        coders=tuple(prep.coders),
-        categories=prep.domain,
-        pairs=frame,
     )

@@ -19,8 +19,11 @@ from ..errors import InvalidParameterError, ValueTypeError
 __all__ = [
     "Spans",
     "check_frame",
+    "compared_coders",
     "coverage_pairs",
+    "coverage_seen",
     "offsets",
+    "py_scalar",
     "subset",
     "validate",
     "which",
@@ -159,3 +162,60 @@ def coverage_pairs(coverage: Any, coders: Any) -> list[tuple[Any, Any]] | None:
             f"`coverage` must be a list of (document, coder) pairs, got the item {bad[0]!r}"
         )
     return [(p[0], p[1]) for p in pairs]
+
+
+def py_scalar(x: Any) -> Any:
+    """A NumPy scalar as the Python scalar it holds (for messages)."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def compared_coders(
+    coders: Sequence[Hashable] | None,
+    found: pd.Index,
+    pairs: list[tuple[Any, Any]] | None,
+    measure: str,
+) -> pd.Index:
+    """The coders a measure compares: ``coders`` (checked by :func:`subset`), or those
+    ``found`` in the spans plus those the ``coverage`` pairs name; at least two."""
+    index = subset(coders, found, "coders")
+    if pairs is not None and coders is None:
+        extra = pd.Index(pd.unique(pd.Series([p[1] for p in pairs], dtype=object)))
+        index = index.union(extra, sort=False)
+    if len(index) < 2:
+        raise InvalidParameterError(
+            f"{measure} needs at least two coders, got {len(index)}: {list(index)!r}"
+        )
+    return index
+
+
+def coverage_seen(
+    pairs: list[tuple[Any, Any]] | None,
+    documents: pd.Index,
+    coder_index: pd.Index,
+    row_doc: np.ndarray,
+    row_coder: np.ndarray,
+    rows: str,
+) -> np.ndarray:
+    """Which coder saw which document, a boolean ``(document, coder)`` matrix.
+
+    Without ``coverage`` every coder saw every document. With it, only the listed pairs
+    (pairs naming an unknown document or coder are ignored), and every row of the input
+    (``row_doc``, ``row_coder`` codes into ``documents`` and ``coder_index``) must lie in a
+    seen pair: ``rows`` names what the rows are in the error.
+    """
+    seen = np.ones((len(documents), len(coder_index)), dtype=bool)
+    if pairs is None:
+        return seen
+    seen[:] = False
+    d_code = documents.get_indexer(pd.Index([p[0] for p in pairs], dtype=object))
+    c_code = coder_index.get_indexer(pd.Index([p[1] for p in pairs], dtype=object))
+    ok = (d_code >= 0) & (c_code >= 0)
+    seen[d_code[ok], c_code[ok]] = True
+    unseen = ~seen[row_doc, row_coder]
+    if unseen.any():
+        k = int(np.flatnonzero(unseen)[0])
+        raise InvalidParameterError(
+            f"`coverage` leaves out ({py_scalar(documents[row_doc[k]])!r}, "
+            f"{py_scalar(coder_index[row_coder[k]])!r}), which has {rows}"
+        )
+    return seen

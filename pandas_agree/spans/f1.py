@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..declare import declared
 from ..errors import InvalidParameterError, ValueTypeError
-from ._frame import Spans, coverage_pairs, subset, validate
+from ._frame import Spans, compared_coders, coverage_pairs, coverage_seen, validate
 
 __all__ = [
     "ALL_LABELS",
@@ -296,30 +296,10 @@ def _coder_pairs(
         raise InvalidParameterError(
             f"the label {ALL_LABELS!r} names the all-labels rows of span_f1; rename that label"
         )
-    coder_index = subset(coders, v.coders, "coders")
     pairs = coverage_pairs(coverage, None)
-    if pairs is not None and coders is None:
-        extra = pd.Index(pd.unique(pd.Series([p[1] for p in pairs], dtype=object)))
-        coder_index = coder_index.union(extra, sort=False)
-    if len(coder_index) < 2:
-        raise InvalidParameterError(
-            f"span F1 needs at least two coders, got {len(coder_index)}: {list(coder_index)!r}"
-        )
+    coder_index = compared_coders(coders, v.coders, pairs, "span F1")
     s_coder = coder_index.get_indexer(v.coders)[v.coder]
-    seen = np.ones((len(v.documents), len(coder_index)), dtype=bool)
-    if pairs is not None:
-        seen[:] = False
-        d_code = v.documents.get_indexer(pd.Index([p[0] for p in pairs], dtype=object))
-        c_code = coder_index.get_indexer(pd.Index([p[1] for p in pairs], dtype=object))
-        ok = (d_code >= 0) & (c_code >= 0)
-        seen[d_code[ok], c_code[ok]] = True
-        unseen = ~seen[v.doc, s_coder]
-        if unseen.any():
-            k = np.flatnonzero(unseen)[0]
-            raise InvalidParameterError(
-                f"`coverage` leaves out ({v.documents[v.doc[k]]!r}, {coder_index[s_coder[k]]!r}),"
-                " which has spans"
-            )
+    seen = coverage_seen(pairs, v.documents, coder_index, v.doc, s_coder, "spans")
     n_labels = len(v.labels)
     ann = annotations_of(spans, v, annotation, fragment, fragments)
     key = ann.doc.astype(np.int64) * n_labels + ann.label

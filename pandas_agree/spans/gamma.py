@@ -16,7 +16,7 @@ from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, ValueTypeError, user_stacklevel
 from ..results import Result
 from ._attrs import reader_lengths
-from ._frame import coverage_pairs, subset, validate, which
+from ._frame import compared_coders, coverage_pairs, coverage_seen, validate, which
 from .unitizing import _continua
 
 __all__ = [
@@ -540,15 +540,8 @@ def gamma(
 
     # -- the spans, coders and documents
     v = validate(spans, document, coder, start, end, label)
-    coder_index = subset(coders, v.coders, "coders")
     pairs = coverage_pairs(coverage, coders)
-    if pairs is not None:
-        extra = pd.Index(pd.unique(pd.Series([q[1] for q in pairs], dtype=object)))
-        coder_index = coder_index.union(extra, sort=False)
-    if len(coder_index) < 2:
-        raise InvalidParameterError(
-            f"gamma needs at least two coders, got {len(coder_index)}: {list(coder_index)!r}"
-        )
+    coder_index = compared_coders(coders, v.coders, pairs, "gamma")
     if continuum is None:
         continuum = reader_lengths(spans, v.documents)
     docs, c_begin, c_end = _continua(continuum, v)
@@ -562,20 +555,7 @@ def gamma(
             f"[{int(c_begin[s_doc[k]])}, {int(c_end[s_doc[k]])}) of document "
             f"{docs[s_doc[k]]!r}, e.g. start={int(v.start[k])}, end={int(v.end[k])}"
         )
-    seen = np.ones((len(docs), len(coder_index)), dtype=bool)
-    if pairs is not None:
-        seen[:] = False
-        d_code = docs.get_indexer(pd.Index([q[0] for q in pairs], dtype=object))
-        c_code = coder_index.get_indexer(pd.Index([q[1] for q in pairs], dtype=object))
-        ok = (d_code >= 0) & (c_code >= 0)
-        seen[d_code[ok], c_code[ok]] = True
-        unseen = ~seen[s_doc, s_coder]
-        if unseen.any():
-            k = np.flatnonzero(unseen)[0]
-            raise InvalidParameterError(
-                f"`coverage` leaves out ({docs[s_doc[k]]!r}, {coder_index[s_coder[k]]!r}),"
-                " which has spans"
-            )
+    seen = coverage_seen(pairs, docs, coder_index, s_doc, s_coder, "spans")
     n_doc_coders = seen.sum(axis=1)
     n_doc_units = np.bincount(s_doc, minlength=len(docs))
     doc_reason = np.full(len(docs), None, dtype=object)

@@ -23,10 +23,18 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 import pandas as pd
 
-from ..declare import declared
+from ..declare import RELATION_COLUMNS, declared
 from ..errors import ColumnNotFoundError, InvalidParameterError
 from ..results import Result
-from ._frame import check_frame, coverage_pairs, offsets, subset, which
+from ._frame import (
+    check_frame,
+    compared_coders,
+    coverage_pairs,
+    coverage_seen,
+    offsets,
+    py_scalar,
+    which,
+)
 from .f1 import ALL_LABELS
 
 __all__ = [
@@ -43,21 +51,6 @@ MACRO = "(macro)"
 #: The value of :func:`relation_alpha` for a coder who marked both spans of a pair but did
 #: not relate them.
 NO_RELATION = "(no relation)"
-
-_COLUMNS = (
-    "document",
-    "coder",
-    "relation",
-    "label",
-    "head",
-    "tail",
-    "head_start",
-    "head_end",
-    "head_label",
-    "tail_start",
-    "tail_end",
-    "tail_label",
-)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,17 +96,19 @@ def _sorted_unique(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _py(x: Any) -> Any:
-    """A NumPy scalar as the Python scalar it holds (for messages)."""
-    return x.item() if isinstance(x, np.generic) else x
+def _columns(*names: Hashable) -> dict[str, Hashable]:
+    """The relation-frame column names passed to a function, by their place in
+    :data:`~pandas_agree.declare.RELATION_COLUMNS`."""
+    return dict(zip(RELATION_COLUMNS, names, strict=True))
 
 
 def _describe(frame: pd.DataFrame, k: int, cols: dict[str, Hashable]) -> str:
     """Which relation row ``k`` is, for messages."""
     row = frame.iloc[k]
     return (
-        f"relation {_py(row[cols['relation']])!r} of coder {_py(row[cols['coder']])!r} in "
-        f"document {_py(row[cols['document']])!r} (row index {_py(frame.index[k])!r})"
+        f"relation {py_scalar(row[cols['relation']])!r} of coder "
+        f"{py_scalar(row[cols['coder']])!r} in "
+        f"document {py_scalar(row[cols['document']])!r} (row index {py_scalar(frame.index[k])!r})"
     )
 
 
@@ -146,7 +141,7 @@ def _validate(
                 k = int(np.flatnonzero(missing)[0])
                 raise InvalidParameterError(
                     f"{_describe(relations, k, cols)}: its {end} "
-                    f"{_py(relations[cols[end]].iloc[k])!r} is not in the span frame "
+                    f"{py_scalar(relations[cols[end]].iloc[k])!r} is not in the span frame "
                     f"(`{end}_{part}` column {col!r} is missing in "
                     f"{which(missing, relations.index)}); join the span offsets and labels on "
                     "every relation, or drop relations whose spans are gone"
@@ -493,26 +488,10 @@ def relation_f1(
     for param, flag in (("labels", labels), ("span_labels", span_labels)):
         if not isinstance(flag, bool):
             raise InvalidParameterError(f"`{param}` must be True or False, got {flag!r}")
-    cols = dict(
-        zip(
-            _COLUMNS,
-            (
-                document,
-                coder,
-                relation,
-                label,
-                head,
-                tail,
-                head_start,
-                head_end,
-                head_label,
-                tail_start,
-                tail_end,
-                tail_label,
-            ),
-            strict=True,
-        )
-    )
+    cols = _columns(
+        document, coder, relation, label, head, tail,
+        head_start, head_end, head_label, tail_start, tail_end, tail_label,
+    )  # fmt: skip
     v = _validate(relations, cols, span_labels)
     for name in (ALL_LABELS, MACRO):
         if labels and name in set(v.labels):
@@ -520,31 +499,10 @@ def relation_f1(
                 f"the relation label {name!r} names summary rows of relation_f1; rename that label"
             )
     sym = _symmetric_mask(symmetric, v, labels)
-    coder_index = subset(coders, v.coders, "coders")
     pairs = coverage_pairs(coverage, None)
-    if pairs is not None and coders is None:
-        extra = pd.Index(pd.unique(pd.Series([p[1] for p in pairs], dtype=object)))
-        coder_index = coder_index.union(extra, sort=False)
-    if len(coder_index) < 2:
-        raise InvalidParameterError(
-            f"relation F1 needs at least two coders, got {len(coder_index)}: {list(coder_index)!r}"
-        )
+    coder_index = compared_coders(coders, v.coders, pairs, "relation F1")
     r_coder = coder_index.get_indexer(v.coders)[v.coder]
-    seen = np.ones((len(v.documents), len(coder_index)), dtype=bool)
-    if pairs is not None:
-        seen[:] = False
-        d_code = v.documents.get_indexer(pd.Index([p[0] for p in pairs], dtype=object))
-        c_code = coder_index.get_indexer(pd.Index([p[1] for p in pairs], dtype=object))
-        ok = (d_code >= 0) & (c_code >= 0)
-        seen[d_code[ok], c_code[ok]] = True
-        unseen = ~seen[v.doc, r_coder]
-        if unseen.any():
-            k = int(np.flatnonzero(unseen)[0])
-            raise InvalidParameterError(
-                f"`coverage` leaves out ({_py(v.documents[v.doc[k]])!r}, "
-                f"{_py(coder_index[r_coder[k]])!r}),"
-                " which has relations"
-            )
+    seen = coverage_seen(pairs, v.documents, coder_index, v.doc, r_coder, "relations")
     n_labels = len(v.labels)
     key = v.doc.astype(np.int64) * n_labels + v.label if labels else v.doc.astype(np.int64)
     if match == "exact":
@@ -810,26 +768,10 @@ tail_label : hashable
     from ._frame import validate
 
     sv = validate(spans, document, coder, start, end, label)
-    cols = dict(
-        zip(
-            _COLUMNS,
-            (
-                document,
-                coder,
-                relation,
-                label,
-                head,
-                tail,
-                head_start,
-                head_end,
-                head_label,
-                tail_start,
-                tail_end,
-                tail_label,
-            ),
-            strict=True,
-        )
-    )
+    cols = _columns(
+        document, coder, relation, label, head, tail,
+        head_start, head_end, head_label, tail_start, tail_end, tail_label,
+    )  # fmt: skip
     rv = _validate(relations, cols, span_labels)
     if NO_RELATION in set(rv.labels):
         raise InvalidParameterError(
@@ -873,11 +815,12 @@ tail_label : hashable
             k = int(np.flatnonzero(missing)[0])
             s_ = rv.hs[k] if end_name == "head" else rv.ts[k]
             e_ = rv.he[k] if end_name == "head" else rv.te[k]
-            lab = _py(relations[cols[f"{end_name}_label"]].iloc[k]) if span_labels else None
+            lab = py_scalar(relations[cols[f"{end_name}_label"]].iloc[k]) if span_labels else None
             what = f"[{int(s_)}, {int(e_)})" + (f" labelled {lab!r}" if span_labels else "")
             raise InvalidParameterError(
                 f"{_describe(relations, k, cols)}: its {end_name} "
-                f"{_py(relations[cols[end_name]].iloc[k])!r} at {what} is not in the span frame "
+                f"{py_scalar(relations[cols[end_name]].iloc[k])!r} at {what} "
+                "is not in the span frame "
                 f"({which(missing, relations.index)} have a {end_name} that coder did not mark)"
             )
     # symmetric relations on the pair in document order (span ids sort by document order)

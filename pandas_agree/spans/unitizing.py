@@ -15,7 +15,7 @@ from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, user_stacklevel
 from ..results import Result
 from ._attrs import reader_lengths
-from ._frame import Spans, subset, validate, which
+from ._frame import Spans, compared_coders, validate, which
 from .f1 import ALL_LABELS
 
 __all__ = [
@@ -253,12 +253,8 @@ def unitizing_alpha(
     if on_overlap not in ("raise", "merge"):
         raise InvalidParameterError(f"`on_overlap` must be 'raise' or 'merge', got {on_overlap!r}")
     v = validate(spans, document, coder, start, end, label)
-    coder_index = subset(coders, v.coders, "coders")
+    coder_index = compared_coders(coders, v.coders, None, "unitizing alpha")
     m = len(coder_index)
-    if m < 2:
-        raise InvalidParameterError(
-            f"unitizing alpha needs at least two coders, got {m}: {list(coder_index)!r}"
-        )
     if continuum is None:
         continuum = reader_lengths(spans, v.documents)
     docs, c_begin, c_end = _continua(continuum, v)
