@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from ._core.states import AlphaState, ResultState
+from .errors import InvalidParameterError, ValueTypeError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from .data.prepare import CodedData
     from .krippendorff.bootstrap import AlphaBootstrap, ConfidenceInterval
 
-__all__ = ["AlphaFit", "AlphaResult", "AlphaState", "Result", "snapshot"]
+__all__ = ["AlphaFit", "AlphaResult", "AlphaState", "Result", "fitted", "snapshot"]
 
 
 class Result:
@@ -284,3 +285,29 @@ class AlphaResult(Result):
         from pandas_agree.krippendorff.disagreements import ranked_disagreements
 
         return ranked_disagreements(self, top)
+
+
+def fitted(result: Any) -> AlphaResult:
+    """``result``, checked to be an :class:`AlphaResult` that keeps its fit data.
+
+    The questions asked of an alpha after the fact (each unit's or coder's part of the
+    disagreement, the units to adjudicate) need the data :func:`pandas_agree.alpha` keeps.
+
+    Raises
+    ------
+    ValueTypeError
+        When ``result`` is not an :class:`AlphaResult`.
+    InvalidParameterError
+        When it carries no fit data (``result.fit`` is None).
+    """
+    if not isinstance(result, AlphaResult):
+        raise ValueTypeError(
+            "`result` must be an AlphaResult from pandas_agree.alpha(), got "
+            f"{type(result).__name__}"
+        )
+    if result.fit is None:
+        raise InvalidParameterError(
+            "`result` carries no fit data (AlphaResult.fit is None); pass the result of "
+            "pandas_agree.alpha()"
+        )
+    return result

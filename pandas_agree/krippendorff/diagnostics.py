@@ -50,7 +50,7 @@ from ..data.prepare import CodedData
 from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
 from ..kappa.weights import agreement_weights
-from ..results import AlphaResult, Result
+from ..results import AlphaResult, Result, fitted
 from .alpha import fit_alpha, make_kernel, prepare_for
 
 __all__ = ["AgreementSummary", "coder_disagreement", "pairwise", "summary", "unit_disagreement"]
@@ -61,20 +61,6 @@ _METRICS = ("alpha", "kappa", "percent")
 
 # ---------------------------------------------------------------------------------------------
 # pairwise
-
-
-def _check_result(result: Any) -> AlphaResult:
-    if not isinstance(result, AlphaResult):
-        raise TypeError(
-            "`result` must be an AlphaResult from pandas_agree.alpha(), got "
-            f"{type(result).__name__}"
-        )
-    if result.fit is None:
-        raise InvalidParameterError(
-            "`result` carries no fit data (AlphaResult.fit is None); pass the result of "
-            "pandas_agree.alpha()"
-        )
-    return result
 
 
 @declared()
@@ -235,7 +221,7 @@ def unit_disagreement(result: AlphaResult) -> pd.DataFrame:
     2            4            0.5          0.05   0.25
     8            4            0.5          0.05   0.25
     """
-    result = _check_result(result)
+    result = fitted(result)
     fit = result.fit
     counts = fit.counts
     by_unit = np.asarray(fit.observed_by_unit, dtype=float)
@@ -307,7 +293,7 @@ def coder_disagreement(result: AlphaResult) -> pd.DataFrame:
     B            10  0.208          0.704
     D            11  0.208          0.675
     """
-    result = _check_result(result)
+    result = fitted(result)
     fit = result.fit
     coded: CodedData = fit.coded
     counts = fit.counts

@@ -40,6 +40,7 @@ from pandas_agree.errors import (
     InvalidParameterError,
     ValueTypeError,
 )
+from pandas_agree.results import fitted
 
 __all__ = [
     "RANK_COLUMNS",
@@ -59,22 +60,6 @@ def _check_top(top: Any) -> int | None:
     if isinstance(top, (bool, np.bool_)) or not isinstance(top, (int, np.integer)) or top < 1:
         raise InvalidParameterError(f"`top` must be a positive integer or None, got {top!r}")
     return int(top)
-
-
-def _result_of(result: Any) -> Any:
-    import pandas_agree as pa
-
-    if not isinstance(result, pa.AlphaResult):
-        raise ValueTypeError(
-            "`result` must be an AlphaResult from pandas_agree.alpha(), got "
-            f"{type(result).__name__}"
-        )
-    if result.fit is None:
-        raise InvalidParameterError(
-            "`result` carries no fit data (AlphaResult.fit is None); pass the result of "
-            "pandas_agree.alpha()"
-        )
-    return result
 
 
 def ranked_disagreements(
@@ -130,7 +115,7 @@ def ranked_disagreements(
     """
     import pandas_agree as pa
 
-    result = _result_of(result)
+    result = fitted(result)
     top = _check_top(top)
     coded = result.fit.coded
     by_unit = pa.unit_disagreement(result)
@@ -324,7 +309,9 @@ def disagreements(
                 sep=sep,
             )
         except DuplicateRatingError:
-            raise _duplicates(data, by_cols, unit, coder, value) from None
+            from .report import duplicates_in_groups
+
+            raise duplicates_in_groups(data, by_cols, unit, coder, value) from None
     return ranked_disagreements(result, top, unit_keys=keys)
 
 
@@ -399,21 +386,6 @@ def nested_units(
         index=data.index,
     )
     return nested, keys
-
-
-def _duplicates(
-    data: pd.DataFrame, by: list[Hashable], unit: Hashable, coder: Hashable, value: Hashable
-) -> DuplicateRatingError:
-    keys = [*by, unit, coder]
-    rated = data.loc[data[value].notna().to_numpy(), keys]
-    repeated = rated[rated.duplicated(keep=False)].drop_duplicates()
-    shown = ", ".join(repr(tuple(row)) for row in repeated.head(5).itertuples(index=False))
-    more = f" and {len(repeated) - 5} more" if len(repeated) > 5 else ""
-    return DuplicateRatingError(
-        f"{len(repeated)} (unit, coder) pair(s) have more than one rating within their group: "
-        f"({', '.join(map(str, keys))}) = {shown}{more}; if a coder really rated a unit twice, "
-        "pass on_duplicate='first', 'last' or 'union' to say which to use"
-    )
 
 
 # ---------------------------------------------------------------------------------------------

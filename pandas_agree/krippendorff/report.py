@@ -142,7 +142,7 @@ def coded_groups(
     try:
         coded = prepare(frame, unit=unit, coder=coder, value=value, **prepare_kwargs)
     except DuplicateRatingError:
-        raise _duplicates_in_groups(data, by, unit, coder, value) from None
+        raise duplicates_in_groups(data, by, unit, coder, value) from None
     except MissingInSetError as exc:  # name the user's unit, not its code within the groups
         raise _missing_in_groups(data, unit, coder, value) or exc from None
     group_of_unit = (np.asarray(coded.units, dtype=np.int64) // len(unit_labels)).astype(np.intp)
@@ -166,10 +166,14 @@ def _missing_in_groups(
     return None
 
 
-def _duplicates_in_groups(
+def duplicates_in_groups(
     data: pd.DataFrame, by: list[Hashable], unit: Hashable, coder: Hashable, value: Hashable
 ) -> DuplicateRatingError:
-    """The duplicate error of a grouped report, in the user's group, unit and coder labels."""
+    """The duplicate error of a grouped computation, in the user's group, unit and coder labels.
+
+    The grouped report and :func:`~pandas_agree.krippendorff.disagreements.disagreements`
+    with ``by`` number units within their group; this names the pairs as the user wrote them.
+    """
     keys = [*by, unit, coder]
     rated = data.loc[data[value].notna().to_numpy(), keys]
     repeated = rated[rated.duplicated(keep=False)].drop_duplicates()
