@@ -284,15 +284,26 @@ def _as_set(x: Any, name: str) -> frozenset:
     raise InvalidParameterError(f"`{name}` must be a set, frozenset, list or tuple, got {x!r}")
 
 
-def _set_function(kernel: Callable[..., np.ndarray], name: str, doc: str) -> Callable[..., float]:
-    def func(a: Iterable[Hashable], b: Iterable[Hashable]) -> float:
-        sa, sb = _as_set(a, "a"), _as_set(b, "b")
-        inter = float(len(sa & sb))
-        return float(kernel(np.array(inter), np.array(float(len(sa))), np.array(float(len(sb)))))
+def _on_sets(
+    kernel: Callable[..., np.ndarray], a: Any, b: Any, size: Callable[[frozenset], float]
+) -> float:
+    """``kernel(size(A & B), size(A), size(B))`` for the sets ``a`` and ``b``, as a float."""
+    sa, sb = _as_set(a, "a"), _as_set(b, "b")
+    return float(kernel(np.array(size(sa & sb)), np.array(size(sa)), np.array(size(sb))))
 
+
+def _named(func: Callable[..., float], name: str, doc: str) -> Callable[..., float]:
+    """``func`` under the public ``name``, documented by ``doc``."""
     func.__name__ = func.__qualname__ = name
     func.__doc__ = doc
     return func
+
+
+def _set_function(kernel: Callable[..., np.ndarray], name: str, doc: str) -> Callable[..., float]:
+    def func(a: Iterable[Hashable], b: Iterable[Hashable]) -> float:
+        return _on_sets(kernel, a, b, lambda s: float(len(s)))
+
+    return _named(func, name, doc)
 
 
 jaccard = _set_function(
@@ -369,18 +380,10 @@ def _weighted_function(
     kernel: Callable[..., np.ndarray], name: str, doc: str
 ) -> Callable[..., float]:
     def func(a: Iterable[Hashable], b: Iterable[Hashable], *, weights: Any) -> float:
-        sa, sb = _as_set(a, "a"), _as_set(b, "b")
         w = weights if callable(weights) else weights.__getitem__
+        return _on_sets(kernel, a, b, lambda s: float(sum(w(e) for e in s)))
 
-        def size(s: frozenset) -> float:
-            return float(sum(w(e) for e in s))
-
-        inter = np.array(size(sa & sb))
-        return float(kernel(inter, np.array(size(sa)), np.array(size(sb))))
-
-    func.__name__ = func.__qualname__ = name
-    func.__doc__ = doc
-    return func
+    return _named(func, name, doc)
 
 
 weighted_dice = _weighted_function(
@@ -609,6 +612,38 @@ def _check_diagonal(name: str, diag: np.ndarray, describe: Callable[[int], str])
         )
 
 
+def _checked_delta(
+    name: str, func: Callable[[Any, Any], Any], values: np.ndarray
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``delta(c, k) = func(values[c], values[k])`` with a user's ``func`` checked.
+
+    ``func`` is elementwise over two arrays. It must give 0 on the diagonal (checked here on
+    every value), and on every later call finite, non-negative, symmetric distances, one
+    per pair (see :func:`_checked`).
+    """
+    if values.size:
+        diag = _checked(
+            name,
+            _call(name, func, values, values),
+            None,
+            values.shape,
+            lambda i, _: _pair(values[i], values[i]),
+        )
+        _check_diagonal(name, diag, lambda i: _pair(values[i], values[i]))
+
+    def delta(c: np.ndarray, k: np.ndarray) -> np.ndarray:
+        a, b = values[np.asarray(c)], values[np.asarray(k)]
+        return _checked(
+            name,
+            _call(name, func, a, b),
+            _call(name, func, b, a),
+            a.shape,
+            lambda i, swap: _pair(b[i], a[i]) if swap else _pair(a[i], b[i]),
+        )
+
+    return delta
+
+
 def callable_delta(
     dist: Distance, domain: np.ndarray
 ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
@@ -644,28 +679,7 @@ def callable_delta(
     pandas_agree.errors.InvalidParameterError: `distance` '<lambda>' must be symmetric, ...
     """
     domain = np.asarray(domain, dtype=object)
-    ufunc = np.frompyfunc(dist.func, 2, 1)
-    if domain.size:
-        diag = _checked(
-            dist.name,
-            _call(dist.name, ufunc, domain, domain),
-            None,
-            domain.shape,
-            lambda i, _: _pair(domain[i], domain[i]),
-        )
-        _check_diagonal(dist.name, diag, lambda i: _pair(domain[i], domain[i]))
-
-    def delta(c: np.ndarray, k: np.ndarray) -> np.ndarray:
-        a, b = domain[np.asarray(c)], domain[np.asarray(k)]
-        return _checked(
-            dist.name,
-            _call(dist.name, ufunc, a, b),
-            _call(dist.name, ufunc, b, a),
-            a.shape,
-            lambda i, swap: _pair(b[i], a[i]) if swap else _pair(a[i], b[i]),
-        )
-
-    return delta
+    return _checked_delta(dist.name, np.frompyfunc(dist.func, 2, 1), domain)
 
 
 def numeric_delta(
@@ -690,23 +704,7 @@ def numeric_delta(
     x = np.asarray(x)
     if id(kern) in _TRUSTED_KERNELS:
         return lambda c, k: kern(x[c], x[k])
-    if x.size:
-        diag = _checked(
-            dist.name, _call(dist.name, kern, x, x), None, x.shape, lambda i, _: _pair(x[i], x[i])
-        )
-        _check_diagonal(dist.name, diag, lambda i: _pair(x[i], x[i]))
-
-    def delta(c: np.ndarray, k: np.ndarray) -> np.ndarray:
-        a, b = x[np.asarray(c)], x[np.asarray(k)]
-        return _checked(
-            dist.name,
-            _call(dist.name, kern, a, b),
-            _call(dist.name, kern, b, a),
-            a.shape,
-            lambda i, swap: _pair(b[i], a[i]) if swap else _pair(a[i], b[i]),
-        )
-
-    return delta
+    return _checked_delta(dist.name, kern, x)
 
 
 def set_kernel(dist: Distance) -> Callable[..., np.ndarray]:
