@@ -118,6 +118,10 @@ class AlphaFit:
             object.__setattr__(self, "source", snapshot(self.source))
 
 
+#: The fields every alpha's result starts its :meth:`Result.to_series` with.
+ALPHA_FIELDS = ("alpha", "observed", "expected", "n_units", "n_coders", "n_pairable")
+
+
 @dataclass(frozen=True)
 class AlphaResult(Result):
     """Krippendorff's alpha and the quantities it is made of.
@@ -169,16 +173,7 @@ class AlphaResult(Result):
     state: AlphaState = AlphaState.DEFINED
 
     _headline = "alpha"
-    _series_fields = (
-        "alpha",
-        "observed",
-        "expected",
-        "n_units",
-        "n_coders",
-        "n_pairable",
-        "n_values",
-        "reason",
-    )
+    _series_fields = (*ALPHA_FIELDS, "n_values", "reason")
 
     @property
     def _series_name(self) -> str:

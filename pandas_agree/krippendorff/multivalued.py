@@ -38,7 +38,7 @@ from .._core.mvalpha import MVAlphaParts, mv_alpha_parts
 from ..data.prepare import CodedData, prepare, set_incidence
 from ..declare import declared
 from ..errors import DegenerateDataWarning, user_stacklevel
-from ..results import Result
+from ..results import ALPHA_FIELDS, Result
 from .alpha import coded_counts
 
 __all__ = ["MVAlphaResult", "mv_alpha"]
@@ -98,17 +98,7 @@ class MVAlphaResult(Result):
 
     _headline = "alpha"
     _series_name = "mv_alpha"
-    _series_fields = (
-        "alpha",
-        "observed",
-        "expected",
-        "n_units",
-        "n_coders",
-        "n_pairable",
-        "n_sets",
-        "n_labels",
-        "reason",
-    )
+    _series_fields = (*ALPHA_FIELDS, "n_sets", "n_labels", "reason")
 
     def __repr__(self) -> str:
         extra = f", reason={self.reason!r}" if self.reason else ""
