@@ -234,6 +234,16 @@ CONTENT_SECURITY_POLICY = (
 # the result
 
 
+def _now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _version() -> str:
+    import pandas_agree as pa
+
+    return pa.__version__
+
+
 @dataclass(frozen=True)
 class ReportPage(Result):
     """What an agreement report page shows; ``to_html()`` renders it.
@@ -283,9 +293,9 @@ class ReportPage(Result):
     digits : int
         Decimals of the numbers shown.
     version : str
-        The pandas_agree version.
+        The pandas_agree version (default: the running one).
     created : str
-        When the page's numbers were computed (UTC, ISO 8601).
+        When the page's numbers were computed (UTC, ISO 8601; default: now).
     """
 
     kind: Literal["report", "spans"]
@@ -307,8 +317,8 @@ class ReportPage(Result):
     no_items: str
     notes: tuple[str, ...]
     digits: int
-    version: str
-    created: str
+    version: str = field(default_factory=_version)
+    created: str = field(default_factory=_now)
 
     def __repr__(self) -> str:
         return (
@@ -465,13 +475,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _python_call(function: str, first: str, given: Mapping[str, Any]) -> str:
-    args = [first, *(f"{k}={_short(v)}" for k, v in given.items())]
-    return f"pandas_agree.frontends.html.{function}({', '.join(args)})"
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+def _python_call(function: Callable[..., Any], first: str, args: Mapping[str, Any]) -> str:
+    """The call of ``function`` on ``first`` that names the ``args`` not at their defaults."""
+    given = [f"{k}={_short(v)}" for k, v in args.items() if not _is_default(function, k, v)]
+    return f"pandas_agree.frontends.html.{function.__name__}({', '.join([first, *given])})"
 
 
 def _count(n: int, word: str) -> str:
@@ -608,26 +615,22 @@ def report_page(
     alphas = _alpha_columns(table)
     first = _as_list(distance)[0]
     given = {
-        k: v
-        for k, v in {
-            "distance": distance,
-            "by": by,
-            "unit": unit,
-            "coder": coder,
-            "value": value,
-            "categories": categories,
-            "on_duplicate": on_duplicate,
-            "weights": weights,
-            "sep": sep,
-            "ci": ci,
-            "ci_method": ci_method,
-            "n_boot": n_boot,
-            "rng": rng,
-            "coefficients": coefficients,
-            "top": top,
-            "digits": digits,
-        }.items()
-        if not _is_default(report_page, k, v)
+        "distance": distance,
+        "by": by,
+        "unit": unit,
+        "coder": coder,
+        "value": value,
+        "categories": categories,
+        "on_duplicate": on_duplicate,
+        "weights": weights,
+        "sep": sep,
+        "ci": ci,
+        "ci_method": ci_method,
+        "n_boot": n_boot,
+        "rng": rng,
+        "coefficients": coefficients,
+        "top": top,
+        "digits": digits,
     }
     keys = None
     frame, cols = data, {"unit": unit, "coder": coder, "value": value}
@@ -734,12 +737,12 @@ def report_page(
         )
     else:
         facts.append(("Intervals", "none (pass ci=0.95, or --ci 0.95, for bootstrap intervals)"))
-    facts.append(("Call", call or _python_call("report_page", "data", given)))
+    facts.append(("Call", call or _python_call(report_page, "data", given)))
     name = first if isinstance(first, str) else str(getattr(first, "name", _short(first)))
     return ReportPage(
         kind="report",
         title=title or ("Agreement report" + (f": {source}" if source else "")),
-        call=call or _python_call("report_page", "data", given),
+        call=call or _python_call(report_page, "data", given),
         facts=tuple(facts),
         table=table,
         alphas=tuple(alphas),
@@ -756,8 +759,6 @@ def report_page(
         no_items=no_items,
         notes=tuple(notes),
         digits=digits,
-        version=pa.__version__,
-        created=_now(),
     )
 
 
@@ -1035,19 +1036,15 @@ def span_report_page(
         ("Matching", f"{match} (span F1 and the spans to adjudicate)"),
     ]
     given = {
-        k: v
-        for k, v in {
-            "unit": unit,
-            "by_document": by_document,
-            "match": match,
-            "top": top,
-            "digits": digits,
-            "coders": coders,
-            "texts": "{...}" if texts is not None else None,
-        }.items()
-        if not _is_default(span_report_page, k, v) and not (k == "texts" and v is None)
+        "unit": unit,
+        "by_document": by_document,
+        "match": match,
+        "top": top,
+        "digits": digits,
+        "coders": coders,
+        "texts": "{...}" if texts is not None else None,
     }
-    the_call = call or _python_call("span_report_page", "spans", given)
+    the_call = call or _python_call(span_report_page, "spans", given)
     facts.append(("Call", the_call))
     return ReportPage(
         kind="spans",
@@ -1069,8 +1066,6 @@ def span_report_page(
         no_items=no_items,
         notes=tuple(notes),
         digits=digits,
-        version=pa.__version__,
-        created=_now(),
     )
 
 
