@@ -160,12 +160,8 @@ def max_percent_agreement(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Long data, one row per rating. Not modified.
-    coders : pair of labels, optional
-        The two coders; required when the data hold more than two.
-    categories : sequence, optional
-        Every category (unused ones add an empty row and column).
+    data, coders, categories : pandas.DataFrame, pair of labels, sequence
+        As for :func:`bangdiwala_b`.
 
     Returns
     -------
@@ -175,10 +171,8 @@ def max_percent_agreement(
 
     Raises
     ------
-    InvalidParameterError
-        More than two coders without ``coders=``, unknown coders.
-    NoPairableUnitsError
-        The two coders rated no unit in common.
+    InvalidParameterError, NoPairableUnitsError
+        As for :func:`bangdiwala_b`.
 
     Examples
     --------
@@ -223,12 +217,8 @@ def kappa_max(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Long data, one row per rating. Not modified.
-    coders : pair of labels, optional
-        The two coders; required when the data hold more than two.
-    categories : sequence, optional
-        Every category (unused ones add an empty row and column).
+    data, coders, categories : pandas.DataFrame, pair of labels, sequence
+        As for :func:`bangdiwala_b`.
 
     Returns
     -------
@@ -238,10 +228,8 @@ def kappa_max(
 
     Raises
     ------
-    InvalidParameterError
-        More than two coders without ``coders=``, unknown coders.
-    NoPairableUnitsError
-        The two coders rated no unit in common.
+    InvalidParameterError, NoPairableUnitsError
+        As for :func:`bangdiwala_b`.
 
     Examples
     --------
