@@ -71,6 +71,16 @@ def _table(
     return table, fields
 
 
+def _best_agreement(
+    data: pd.DataFrame, *args: object
+) -> tuple[float, float, np.ndarray, dict]:
+    """``(p_max, p_e, table, fields)``: the largest agreement the margins allow, Cohen's
+    chance agreement, and :func:`_table` (which takes ``args`` after ``data``)."""
+    table, fields = _table(data, *args)
+    p_max, p_e = max_agreement(table)
+    return p_max, p_e, table, fields
+
+
 
 
 @declared(coefficient=True, two_coders=True)
@@ -158,21 +168,13 @@ def max_percent_agreement(
     Peers: no function in R irr or irrCAC; the quantity of Cohen (1960, p. 42) and Umesh et
     al. (1989).
 
-    Parameters
-    ----------
-    data, coders, categories : pandas.DataFrame, pair of labels, sequence
-        As for :func:`bangdiwala_b`.
+    The parameters, and the errors raised, are those of :func:`bangdiwala_b`.
 
     Returns
     -------
     CoefficientResult
         ``method="max_percent_agreement"``, ``value`` :math:`p_{max}`, ``observed`` the
         actual :math:`p_o`, ``expected`` Cohen's chance agreement :math:`p_e`.
-
-    Raises
-    ------
-    InvalidParameterError, NoPairableUnitsError
-        As for :func:`bangdiwala_b`.
 
     Examples
     --------
@@ -185,10 +187,9 @@ def max_percent_agreement(
     >>> round(float(res), 3), round(res.observed, 3)
     (0.9, 0.7)
     """
-    table, fields = _table(
+    p_max, p_e, table, fields = _best_agreement(
         data, coders, categories, unit, coder, value, on_duplicate, "max_percent_agreement()"
     )
-    p_max, p_e = max_agreement(table)
     p_o = float(np.trace(table) / table.sum())
     return CoefficientResult(
         method="max_percent_agreement", value=p_max, observed=p_o, expected=p_e, **fields
@@ -215,21 +216,13 @@ def kappa_max(
 
     Peers: no function in R irr or irrCAC; Cohen (1960, p. 42); Umesh et al. (1989).
 
-    Parameters
-    ----------
-    data, coders, categories : pandas.DataFrame, pair of labels, sequence
-        As for :func:`bangdiwala_b`.
+    The parameters, and the errors raised, are those of :func:`bangdiwala_b`.
 
     Returns
     -------
     CoefficientResult
         ``method="kappa_max"``, ``value`` :math:`\kappa_{max}`, ``observed``
         :math:`p_{max}`, ``expected`` :math:`p_e`.
-
-    Raises
-    ------
-    InvalidParameterError, NoPairableUnitsError
-        As for :func:`bangdiwala_b`.
 
     Examples
     --------
@@ -241,10 +234,9 @@ def kappa_max(
     >>> round(float(kappa_max(table_to_long([[20, 5], [10, 15]]))), 3)
     0.8
     """
-    table, fields = _table(
+    p_max, p_e, _, fields = _best_agreement(
         data, coders, categories, unit, coder, value, on_duplicate, "kappa_max()"
     )
-    p_max, p_e = max_agreement(table)
     val, state = chance_corrected(p_max, p_e)
     warn_if(chance_reason(state), "kappa_max")
     return CoefficientResult(
