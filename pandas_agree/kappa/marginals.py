@@ -168,7 +168,10 @@ def max_percent_agreement(
     Peers: no function in R irr or irrCAC; the quantity of Cohen (1960, p. 42) and Umesh et
     al. (1989).
 
-    The parameters, and the errors raised, are those of :func:`bangdiwala_b`.
+    Parameters
+    ----------
+    data, coders, categories : pandas.DataFrame, pair of labels, sequence
+        As for :func:`bangdiwala_b`, which also lists the errors raised.
 
     Returns
     -------
@@ -216,7 +219,10 @@ def kappa_max(
 
     Peers: no function in R irr or irrCAC; Cohen (1960, p. 42); Umesh et al. (1989).
 
-    The parameters, and the errors raised, are those of :func:`bangdiwala_b`.
+    Parameters
+    ----------
+    data, coders, categories : pandas.DataFrame, pair of labels, sequence
+        As for :func:`bangdiwala_b`; so are the errors.
 
     Returns
     -------
