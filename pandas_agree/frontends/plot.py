@@ -14,8 +14,9 @@
   coder, the units of each unitary alignment joined.
 
 Each draws on ``ax`` when given (else on a new figure) and returns the Axes. matplotlib is
-imported when a function is called, so ``import pandas_agree`` never needs it; install it
-with ``pip install matplotlib`` (or ``pip install ".[plot]"`` in a clone of pandas_agree).
+imported when a function is called, so ``import pandas_agree`` never needs it; every function
+raises ImportError when it is not installed: install it with ``pip install matplotlib`` (or
+``pip install ".[plot]"`` in a clone of pandas_agree).
 
 Examples
 --------
@@ -178,11 +179,6 @@ def forest(
     matplotlib.axes.Axes
         ``ax.figure`` is the figure. NaN alphas (see the report's ``reason``) have no marker.
 
-    Raises
-    ------
-    ImportError
-        When matplotlib is not installed.
-
     Examples
     --------
     >>> import matplotlib
@@ -303,11 +299,7 @@ def heatmap(
     Returns
     -------
     matplotlib.axes.Axes
-
-    Raises
-    ------
-    ImportError
-        When matplotlib is not installed.
+        The axes drawn on (``ax`` when given).
 
     Examples
     --------
@@ -410,6 +402,7 @@ def score_scatter(
     Returns
     -------
     matplotlib.axes.Axes
+        One point per peer scored at both levels.
 
     Examples
     --------
@@ -643,6 +636,7 @@ def alignment(
     Returns
     -------
     matplotlib.axes.Axes
+        One row of units per coder.
 
     Examples
     --------

@@ -71,6 +71,16 @@ def _table(
     return table, fields
 
 
+def _best_agreement(
+    data: pd.DataFrame, *args: object
+) -> tuple[float, float, np.ndarray, dict]:
+    """``(p_max, p_e, table, fields)``: the largest agreement the margins allow, Cohen's
+    chance agreement, and :func:`_table` (which takes ``args`` after ``data``)."""
+    table, fields = _table(data, *args)
+    p_max, p_e = max_agreement(table)
+    return p_max, p_e, table, fields
+
+
 
 
 @declared(coefficient=True, two_coders=True)
@@ -160,25 +170,14 @@ def max_percent_agreement(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Long data, one row per rating. Not modified.
-    coders : pair of labels, optional
-        The two coders; required when the data hold more than two.
-    categories : sequence, optional
-        Every category (unused ones add an empty row and column).
+    data, coders, categories : pandas.DataFrame, pair of labels, sequence
+        As for :func:`bangdiwala_b`, which also lists the errors raised.
 
     Returns
     -------
     CoefficientResult
         ``method="max_percent_agreement"``, ``value`` :math:`p_{max}`, ``observed`` the
         actual :math:`p_o`, ``expected`` Cohen's chance agreement :math:`p_e`.
-
-    Raises
-    ------
-    InvalidParameterError
-        More than two coders without ``coders=``, unknown coders.
-    NoPairableUnitsError
-        The two coders rated no unit in common.
 
     Examples
     --------
@@ -191,10 +190,9 @@ def max_percent_agreement(
     >>> round(float(res), 3), round(res.observed, 3)
     (0.9, 0.7)
     """
-    table, fields = _table(
+    p_max, p_e, table, fields = _best_agreement(
         data, coders, categories, unit, coder, value, on_duplicate, "max_percent_agreement()"
     )
-    p_max, p_e = max_agreement(table)
     p_o = float(np.trace(table) / table.sum())
     return CoefficientResult(
         method="max_percent_agreement", value=p_max, observed=p_o, expected=p_e, **fields
@@ -223,25 +221,14 @@ def kappa_max(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Long data, one row per rating. Not modified.
-    coders : pair of labels, optional
-        The two coders; required when the data hold more than two.
-    categories : sequence, optional
-        Every category (unused ones add an empty row and column).
+    data, coders, categories : pandas.DataFrame, pair of labels, sequence
+        As for :func:`bangdiwala_b`; so are the errors.
 
     Returns
     -------
     CoefficientResult
         ``method="kappa_max"``, ``value`` :math:`\kappa_{max}`, ``observed``
         :math:`p_{max}`, ``expected`` :math:`p_e`.
-
-    Raises
-    ------
-    InvalidParameterError
-        More than two coders without ``coders=``, unknown coders.
-    NoPairableUnitsError
-        The two coders rated no unit in common.
 
     Examples
     --------
@@ -253,10 +240,9 @@ def kappa_max(
     >>> round(float(kappa_max(table_to_long([[20, 5], [10, 15]]))), 3)
     0.8
     """
-    table, fields = _table(
+    p_max, p_e, _, fields = _best_agreement(
         data, coders, categories, unit, coder, value, on_duplicate, "kappa_max()"
     )
-    p_max, p_e = max_agreement(table)
     val, state = chance_corrected(p_max, p_e)
     warn_if(chance_reason(state), "kappa_max")
     return CoefficientResult(

@@ -315,14 +315,8 @@ def light_kappa(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Long data, one row per rating. Not modified.
-    weights : str, callable or matrix, optional
-        Agreement weights for the pairwise kappas (see :mod:`pandas_agree.kappa.weights`).
-    coders : sequence, optional
-        Use only these coders (two or more).
-    categories : sequence, optional
-        Every category in rank order.
+    data, weights, coders, categories : pandas.DataFrame, weights, sequence, sequence
+        As for :func:`conger_kappa` (the weights apply to each pairwise kappa).
 
     Returns
     -------
@@ -403,14 +397,8 @@ def hubert_kappa(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Long data, one row per rating. Not modified.
-    weights : str, callable or matrix, optional
-        Agreement weights (see :mod:`pandas_agree.kappa.weights`).
-    coders : sequence, optional
-        Use only these coders (two or more).
-    categories : sequence, optional
-        Every category in rank order.
+    data, weights, coders, categories : pandas.DataFrame, weights, sequence, sequence
+        As for :func:`conger_kappa`.
 
     Returns
     -------
@@ -419,10 +407,8 @@ def hubert_kappa(
 
     Raises
     ------
-    InvalidParameterError
-        Fewer than two coders, unknown coders, bad weights.
-    NoPairableUnitsError
-        No two coders rated a unit in common.
+    InvalidParameterError, NoPairableUnitsError
+        As for :func:`light_kappa`.
 
     Examples
     --------
