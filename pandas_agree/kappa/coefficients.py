@@ -419,13 +419,9 @@ def cohen_kappa(
     data: pd.DataFrame,
     weights,
     *,
-    coders,
-    categories,
+    coders, categories,
     missing: Literal["complete", "gwet"] = "complete",
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    unit, coder, value, on_duplicate,
 ) -> CoefficientResult:
     r"""Cohen's kappa (and weighted kappa) between two coders.
 
@@ -588,13 +584,9 @@ def fleiss_kappa(
     data: pd.DataFrame,
     weights,
     *,
-    coders,
-    categories,
+    coders, categories,
     unequal: Literal["raise", "gwet"] = "raise",
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    unit, coder, value, on_duplicate,
 ) -> CoefficientResult:
     r"""Fleiss' kappa for any number of coders (Fleiss 1971).
 

@@ -126,10 +126,7 @@ def icc(
     *,
     missing: Literal["raise", "drop"] = "raise",
     level: float = 0.95,
-    unit,
-    coder,
-    value,
-    on_duplicate,
+    unit, coder, value, on_duplicate,
 ) -> ICCResult:
     r"""Intraclass correlation of Shrout & Fleiss (1979): ICC(1,1) ... ICC(3,k).
 

@@ -300,13 +300,9 @@ def alpha(
     data: pd.DataFrame,
     distance: DistanceLike = "nominal",
     *,
-    unit,
-    coder,
-    value,
-    categories,
-    on_duplicate,
-    weights: Any = None,
+    unit, coder, value, categories, on_duplicate,
     sep,
+    weights: Any = None,
     taxonomy: Any = None,
 ) -> AlphaResult:
     r"""Krippendorff's alpha for long data: one row per (unit, coder, value).

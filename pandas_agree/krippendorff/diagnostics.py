@@ -70,12 +70,7 @@ def pairwise(
     distance: Any = "nominal",
     *,
     weights: Any = None,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
-    sep,
+    categories, unit, coder, value, on_duplicate, sep,
 ) -> pd.DataFrame:
     """Agreement of every pair of coders, as a coders x coders DataFrame.
 
@@ -422,12 +417,7 @@ def summary(
     high_agreement: float = 0.8,
     low_alpha: float = 0.667,
     weights: Any = None,
-    categories,
-    unit,
-    coder,
-    value,
-    on_duplicate,
-    sep,
+    categories, unit, coder, value, on_duplicate, sep,
 ) -> AgreementSummary:
     """Alpha, percent agreement and AC1 side by side, flagging the prevalence paradox.
 

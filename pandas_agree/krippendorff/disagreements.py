@@ -208,13 +208,9 @@ def disagreements(
     *,
     by: Hashable | Sequence[Hashable] | None = None,
     top: int | None = 50,
-    unit,
-    coder,
-    value,
-    categories,
-    on_duplicate,
-    weights: Any = None,
+    unit, coder, value, categories, on_duplicate,
     sep,
+    weights: Any = None,
 ) -> pd.DataFrame:
     r"""The units to adjudicate: ranked by their share of alpha's observed disagreement.
 

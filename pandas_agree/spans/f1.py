@@ -325,11 +325,7 @@ def span_f1(
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
     fragments: bool = False,
-    document,
-    coder,
-    start,
-    end,
-    label,
+    document, coder, start, end, label,
     annotation: Hashable = "annotation",
     fragment: Hashable = "fragment",
 ) -> pd.DataFrame:

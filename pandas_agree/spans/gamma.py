@@ -356,11 +356,7 @@ def gamma(
     continuum: int | tuple[int, int] | Mapping[Hashable, Any] | None = None,
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
-    document,
-    coder,
-    start,
-    end,
-    label,
+    document, coder, start, end, label,
 ) -> GammaResult:
     r"""Mathet et al.'s (2015) :math:`\gamma`, with :math:`\gamma_{cat}` and :math:`\gamma_k`.
 

@@ -29,11 +29,7 @@ def span_kappa(
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
     outside: Hashable = "O",
     multiple: Literal["raise", "join"] = "raise",
-    document,
-    coder,
-    start,
-    end,
-    label,
+    document, coder, start, end, label,
 ) -> coefficients.CoefficientResult:
     """Token-level Cohen's or Fleiss' kappa: each token's label as a nominal category.
 

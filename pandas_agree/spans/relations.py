@@ -370,18 +370,8 @@ def relation_f1(
     symmetric: bool | Collection[Hashable] = (),
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
-    document,
-    coder,
-    relation,
-    label,
-    head,
-    tail,
-    head_start,
-    head_end,
-    head_label,
-    tail_start,
-    tail_end,
-    tail_label,
+    document, coder, relation, label, head, tail, head_start, head_end, head_label, tail_start,
+    tail_end, tail_label,
 ) -> pd.DataFrame:
     """Pairwise precision, recall and F1 of relations, per coder pair and relation label.
 
@@ -676,20 +666,8 @@ def relation_alpha(
     span_labels: bool = True,
     symmetric: bool | Collection[Hashable] = (),
     distance: str | Callable[[Any, Any], float] | Any = "nominal",
-    document,
-    coder,
-    start,
-    end,
-    label,
-    relation,
-    head,
-    tail,
-    head_start,
-    head_end,
-    head_label,
-    tail_start,
-    tail_end,
-    tail_label,
+    document, coder, start, end, label, relation, head, tail, head_start, head_end, head_label,
+    tail_start, tail_end, tail_label,
 ) -> RelationAlphaResult:
     """Krippendorff's alpha on the relation labels of the span pairs coders share.
 

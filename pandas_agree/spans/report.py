@@ -438,11 +438,7 @@ def span_report(
     relations: pd.DataFrame | None = None,
     fragments: bool = False,
     on_overlap: Literal["raise", "merge"] = "raise",
-    document,
-    coder,
-    start,
-    end,
-    label,
+    document, coder, start, end, label,
     annotation: Hashable = "annotation",
     fragment: Hashable = "fragment",
 ) -> pd.DataFrame:

@@ -481,11 +481,7 @@ def u_alpha(
     ci: float | None = None,
     n_boot: int = 2000,
     rng: int | np.random.Generator | None = None,
-    document,
-    coder,
-    start,
-    end,
-    label,
+    document, coder, start, end, label,
 ) -> UAlphaResult:
     r"""Krippendorff's u-alpha family for unitized continua, per document and pooled.
 

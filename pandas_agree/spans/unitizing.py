@@ -156,11 +156,7 @@ def unitizing_alpha(
     *,
     coders: Sequence[Hashable] | None = None,
     on_overlap: Literal["raise", "merge"] = "raise",
-    document,
-    coder,
-    start,
-    end,
-    label,
+    document, coder, start, end, label,
 ) -> UnitizingAlphaResult:
     r"""Krippendorff's unitizing alpha :math:`\alpha_U`, overall and per category.
 

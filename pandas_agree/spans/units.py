@@ -265,11 +265,7 @@ def spans_to_units(
     coders: Sequence[Hashable] | None = None,
     documents: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
-    document,
-    coder,
-    start,
-    end,
-    label,
+    document, coder, start, end, label,
 ) -> pd.DataFrame:
     """Long reliability data from spans: each token (or character) gets the set of its labels.
 

@@ -927,9 +927,7 @@ def hierarchical_f1(
     taxonomy: Any,
     *,
     coders: Sequence[Hashable] | None = None,
-    unit,
-    coder,
-    value,
+    unit, coder, value,
 ) -> HierarchicalF1Result:
     r"""Hierarchical precision, recall and F between coders (Kiritchenko et al. 2006).
 

@@ -572,9 +572,7 @@ def alt_test(
     humans: Sequence[Hashable] | None = None,
     by: Hashable | None = None,
     weights: Any = None,
-    unit,
-    coder,
-    value,
+    unit, coder, value,
 ) -> AltTestResult:
     r"""The alternative annotator test: can ``candidate`` replace the human annotators?
 

@@ -214,9 +214,7 @@ def candidate_report(
     n_boot: int = 2000,
     rng: int | np.random.Generator | None = None,
     weights: Any = None,
-    unit,
-    coder,
-    value,
+    unit, coder, value,
 ) -> CandidateReport:
     r"""Where each candidate annotator sits among the humans, one row per candidate.
 

@@ -70,9 +70,7 @@ def self_consistency(
     n_boot: int = 2000,
     rng: int | np.random.Generator | None = None,
     weights: Any = None,
-    unit,
-    coder,
-    value,
+    unit, coder, value,
 ) -> SelfConsistencyResult:
     """Krippendorff's alpha across repeated runs of each model, with a bootstrap interval.
 
