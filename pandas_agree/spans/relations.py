@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -569,28 +569,14 @@ class RelationAlphaResult(Result):
     result: Any = field(default=None, repr=False)
     units: pd.DataFrame = field(default=None, repr=False)  # type: ignore[assignment]
 
-    _fields: ClassVar[tuple[str, ...]] = (
-        "alpha",
-        "distance",
-        "n_pairs",
-        "n_related",
-        "n_coders",
-        "reason",
-    )
-
-    def __float__(self) -> float:
-        return float(self.alpha)
+    _headline = "alpha"
+    _series_fields = ("alpha", "distance", "n_pairs", "n_related", "n_coders", "reason")
+    _series_name = "relation_alpha"
 
     def __repr__(self) -> str:
         return (
             f"RelationAlphaResult(alpha={self.alpha:.4f}, distance={self.distance!r}, "
             f"n_pairs={self.n_pairs}, n_related={self.n_related}, n_coders={self.n_coders})"
-        )
-
-    def to_series(self) -> pd.Series:
-        """The scalar fields as a Series."""
-        return pd.Series(
-            {k: getattr(self, k) for k in self._fields}, name="relation_alpha", dtype=object
         )
 
     def to_frame(self) -> pd.DataFrame:
