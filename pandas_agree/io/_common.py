@@ -31,6 +31,7 @@ __all__ = [
     "decode_error",
     "expand_files",
     "read_text",
+    "reader_result",
     "relation_frame",
     "relation_rows",
     "span_frame",
@@ -330,3 +331,22 @@ class DocumentTexts:
         """``frame.attrs[key] = {document: value(text)}`` when every document has a text."""
         if self.documents and self.documents.issubset(self.texts):
             frame.attrs[key] = {d: value(self.texts[d]) for d in _sorted(self.documents)}
+
+
+def reader_result(
+    rows: Mapping[str, Sequence[Any]],
+    sort_by: Sequence[str],
+    coverage: Iterable[tuple[Any, Any]],
+    texts: DocumentTexts,
+    links: Mapping[str, Sequence[Any]] | None = None,
+) -> pd.DataFrame | SpansAndRelations:
+    """What a reader returns: the span frame of ``rows`` (:func:`span_frame`) with
+    ``attrs["coverage"]``, every (document, coder) pair read, and ``attrs["texts"]`` (see
+    :meth:`DocumentTexts.attach`); with relation ``links`` (:func:`relation_rows`), the
+    :class:`SpansAndRelations` of that frame and their :func:`relation_frame`."""
+    frame = span_frame(rows, sort_by)
+    frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
+    texts.attach(frame)
+    if links is None:
+        return frame
+    return SpansAndRelations(frame, relation_frame(links, frame))

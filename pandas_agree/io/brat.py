@@ -27,9 +27,8 @@ from ._common import (
     coder_of,
     expand_files,
     read_text,
-    relation_frame,
+    reader_result,
     relation_rows,
-    span_frame,
 )
 
 __all__ = ["read_brat"]
@@ -482,9 +481,4 @@ def read_brat(
             )
         first[(document, name)] = ann
         _parse_ann(ann, document, name, check_text, rows, texts, links)
-    frame = span_frame(rows, _SORT)
-    frame.attrs["coverage"] = tuple(sorted({(d, c) for _, d, c in files}, key=repr))
-    texts.attach(frame)
-    if links is None:
-        return frame
-    return SpansAndRelations(frame, relation_frame(links, frame))
+    return reader_result(rows, _SORT, {(d, c) for _, d, c in files}, texts, links)

@@ -29,7 +29,7 @@ from ._common import (
     coder_of,
     expand_files,
     read_text,
-    span_frame,
+    reader_result,
 )
 
 __all__ = ["read_jsonl"]
@@ -299,7 +299,4 @@ def read_jsonl(
         rows["answer"] = answers
     if kind == "labels":
         return pd.DataFrame({n: pd.Series(v, dtype=object) for n, v in rows.items()})
-    frame = span_frame(rows, _SORT)
-    frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
-    texts.attach(frame)
-    return frame
+    return reader_result(rows, _SORT, coverage, texts)

@@ -35,9 +35,8 @@ from ._common import (
     check_choice,
     expand_files,
     read_text,
-    relation_frame,
+    reader_result,
     relation_rows,
-    span_frame,
 )
 
 __all__ = ["read_label_studio"]
@@ -696,12 +695,7 @@ def read_label_studio(
         rows, coverage, texts = _span_rows(
             files, export, from_name, on_duplicate, text_key, check_text, links
         )
-        frame = span_frame(rows, _SORT)
-        frame.attrs["coverage"] = tuple(sorted(coverage, key=repr))
-        texts.attach(frame)
-        if links is None:
-            return frame
-        return SpansAndRelations(frame, relation_frame(links, frame))
+        return reader_result(rows, _SORT, coverage, texts, links)
     rows = _unit_rows(
         files, kind, export, from_name, multiple, path_sep, on_duplicate, text_key, sep_name
     )

@@ -32,9 +32,8 @@ from ._common import (
     coder_of,
     expand_files,
     read_text,
-    relation_frame,
+    reader_result,
     relation_rows,
-    span_frame,
     utf16_to_codepoints,
 )
 
@@ -609,9 +608,4 @@ def read_webanno_tsv(
             rows["label"].append(value)
             rows["text"].append(text[start:end])
             rows["annotation"].append(name)
-    frame = span_frame(rows, _SORT)
-    frame.attrs["coverage"] = tuple(sorted(first, key=repr))
-    texts.attach(frame)
-    if links is None:
-        return frame
-    return SpansAndRelations(frame, relation_frame(links, frame))
+    return reader_result(rows, _SORT, first, texts, links)

@@ -1,4 +1,5 @@
-"""Shared pieces of :mod:`pandas_agree.spans`: the span-frame checks and the `coverage` list.
+"""Shared pieces of :mod:`pandas_agree.spans`: the span-frame checks, the `coverage` list and
+the one-to-one matching of spans (exact copies, overlap candidates, greedy by rank).
 
 Everything here is a public name of an internal module, used by the modules of
 :mod:`pandas_agree.spans` only.
@@ -17,12 +18,16 @@ from ..data.prepare import check_columns
 from ..errors import InvalidParameterError, ValueTypeError
 
 __all__ = [
+    "Coded",
     "Spans",
     "check_frame",
     "compared_coders",
     "coverage_pairs",
     "coverage_seen",
+    "exact_pairs",
+    "greedy_pairs",
     "offsets",
+    "overlap_candidates",
     "py_scalar",
     "subset",
     "validate",
@@ -35,8 +40,9 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Spans:
-    """A validated span frame as codes and integer offsets."""
+class Coded:
+    """The document, coder and label columns of a validated frame as codes into their
+    names (the first fields of :class:`Spans` and of the relation frame's codes)."""
 
     doc: np.ndarray
     documents: pd.Index
@@ -44,6 +50,12 @@ class Spans:
     coders: pd.Index
     label: np.ndarray
     labels: pd.Index
+
+
+@dataclass(frozen=True)
+class Spans(Coded):
+    """A validated span frame as codes and integer offsets."""
+
     start: np.ndarray
     end: np.ndarray
 
@@ -219,3 +231,87 @@ def coverage_seen(
             f"{py_scalar(coder_index[row_coder[k]])!r}), which has {rows}"
         )
     return seen
+
+
+# ---------------------------------------------------------------------------------------------
+# one-to-one matching
+
+
+def exact_pairs(
+    a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """One-to-one pairs (indices into a and b) of items equal in every array of ``a`` and
+    ``b`` (same keys): the n-th copy of an item pairs with the n-th copy on the other side,
+    a largest one-to-one matching."""
+    keys = list(a)
+    if a[keys[0]].size == 0 or b[keys[0]].size == 0:
+        return np.array([], dtype=np.intp), np.array([], dtype=np.intp)
+    fa = pd.DataFrame({k: a[k] for k in keys})
+    fb = pd.DataFrame({k: b[k] for k in keys})
+    fa["i"] = np.arange(len(fa))
+    fb["j"] = np.arange(len(fb))
+    fa["n"] = fa.groupby(keys, sort=False).cumcount()
+    fb["n"] = fb.groupby(keys, sort=False).cumcount()
+    m = fa.merge(fb, on=[*keys, "n"])
+    return m["i"].to_numpy(np.intp), m["j"].to_numpy(np.intp)
+
+
+def overlap_candidates(
+    key_a: np.ndarray,
+    sa: np.ndarray,
+    ea: np.ndarray,
+    key_b: np.ndarray,
+    sb: np.ndarray,
+    eb: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairs of spans (indices into a and b) with equal ``key`` sharing a character, and the
+    number of characters they share (a sweep over b's spans sorted by key and start)."""
+    empty = np.array([], dtype=np.intp)
+    if key_a.size == 0 or key_b.size == 0:
+        return empty, empty, empty.astype(np.int64)
+    width = int(max(ea.max(), eb.max())) + 2
+    order_b = np.lexsort((sb, key_b))
+    g_sb = (key_b.astype(np.int64) * width + sb)[order_b]
+    longest = int((eb - sb).max())
+    base = key_a.astype(np.int64) * width
+    lo = np.searchsorted(g_sb, base + np.maximum(sa - longest, 0))
+    hi = np.searchsorted(g_sb, base + ea, side="left")
+    count = np.maximum(hi - lo, 0)
+    ia = np.repeat(np.arange(key_a.size), count)
+    first = np.repeat(lo, count) + np.arange(ia.size) - np.repeat(np.cumsum(count) - count, count)
+    jb = order_b[first]
+    inter = np.minimum(ea[ia], eb[jb]) - np.maximum(sa[ia], sb[jb])
+    keep = (inter > 0) & (key_a[ia] == key_b[jb])
+    return ia[keep], jb[keep], inter[keep]
+
+
+def greedy_pairs(
+    ia: np.ndarray, jb: np.ndarray, rank: np.ndarray, n_a: int, n_b: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy one-to-one matching of candidate pairs ``(ia, jb)``, best (lowest) ``rank`` first.
+
+    Pairs that rank first for both of their ends are taken together in each round; this
+    gives the same matching as taking the pairs one by one in rank order and skipping those
+    whose ends are used (ranks are distinct).
+    """
+    if ia.size == 0:
+        return np.array([], dtype=np.intp), np.array([], dtype=np.intp)
+    taken_a: list[np.ndarray] = []
+    taken_b: list[np.ndarray] = []
+    alive = np.ones(ia.size, dtype=bool)
+    big = np.iinfo(np.intp).max
+    while alive.any():
+        idx = np.flatnonzero(alive)
+        best_a = np.full(n_a, big)
+        best_b = np.full(n_b, big)
+        np.minimum.at(best_a, ia[idx], rank[idx])
+        np.minimum.at(best_b, jb[idx], rank[idx])
+        take = idx[(best_a[ia[idx]] == rank[idx]) & (best_b[jb[idx]] == rank[idx])]
+        taken_a.append(ia[take])
+        taken_b.append(jb[take])
+        used_a = np.zeros(n_a, dtype=bool)
+        used_b = np.zeros(n_b, dtype=bool)
+        used_a[ia[take]] = True
+        used_b[jb[take]] = True
+        alive &= ~(used_a[ia] | used_b[jb])
+    return np.concatenate(taken_a), np.concatenate(taken_b)

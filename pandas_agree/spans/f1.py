@@ -11,7 +11,16 @@ import pandas as pd
 
 from ..declare import declared
 from ..errors import InvalidParameterError, ValueTypeError
-from ._frame import Spans, compared_coders, coverage_pairs, coverage_seen, validate
+from ._frame import (
+    Spans,
+    compared_coders,
+    coverage_pairs,
+    coverage_seen,
+    exact_pairs,
+    greedy_pairs,
+    overlap_candidates,
+    validate,
+)
 
 __all__ = [
     "ALL_LABELS",
@@ -29,56 +38,6 @@ ALL_LABELS = "(all)"
 # span F1
 
 
-def _exact_pairs(
-    key_a: np.ndarray,
-    sa: np.ndarray,
-    ea: np.ndarray,
-    key_b: np.ndarray,
-    sb: np.ndarray,
-    eb: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """One-to-one pairs (indices into a and b) with equal ``key``, start and end; the n-th
-    copy of a span pairs with the n-th copy in the other coder's spans."""
-    if key_a.size == 0 or key_b.size == 0:
-        return np.array([], dtype=np.intp), np.array([], dtype=np.intp)
-    fa = pd.DataFrame({"k": key_a, "s": sa, "e": ea, "i": np.arange(key_a.size)})
-    fb = pd.DataFrame({"k": key_b, "s": sb, "e": eb, "j": np.arange(key_b.size)})
-    fa["n"] = fa.groupby(["k", "s", "e"]).cumcount()
-    fb["n"] = fb.groupby(["k", "s", "e"]).cumcount()
-    m = fa.merge(fb, on=["k", "s", "e", "n"])
-    return m["i"].to_numpy(np.intp), m["j"].to_numpy(np.intp)
-
-
-def _overlap_candidates(
-    key_a: np.ndarray,
-    sa: np.ndarray,
-    ea: np.ndarray,
-    key_b: np.ndarray,
-    sb: np.ndarray,
-    eb: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pairs of spans (indices into a and b) with equal ``key`` sharing a character, and the
-    number of characters they share."""
-    empty = np.array([], dtype=np.intp)
-    if key_a.size == 0 or key_b.size == 0:
-        return empty, empty, empty.astype(np.int64)
-    span = int(max(ea.max(), eb.max())) + 2
-    gb = key_b.astype(np.int64) * span
-    order_b = np.lexsort((sb, key_b))
-    g_sb = (gb + sb)[order_b]
-    longest = int((eb - sb).max())
-    lo = np.searchsorted(g_sb, key_a.astype(np.int64) * span + np.maximum(sa - longest, 0))
-    hi = np.searchsorted(g_sb, key_a.astype(np.int64) * span + ea, side="left")
-    count = np.maximum(hi - lo, 0)
-    ia = np.repeat(np.arange(key_a.size), count)
-    jb = order_b[
-        np.repeat(lo, count) + np.arange(ia.size) - np.repeat(np.cumsum(count) - count, count)
-    ]
-    inter = np.minimum(ea[ia], eb[jb]) - np.maximum(sa[ia], sb[jb])
-    keep = (inter > 0) & (key_a[ia] == key_b[jb])
-    return ia[keep], jb[keep], inter[keep]
-
-
 def _greedy(
     ia: np.ndarray,
     jb: np.ndarray,
@@ -90,30 +49,9 @@ def _greedy(
 ) -> tuple[np.ndarray, np.ndarray]:
     """A one-to-one matching of the candidate pairs ``(ia, jb)``, taken greedily: larger
     ``inter`` first, then the earlier ``first_a``, then ``first_b``, then index order."""
-    if ia.size == 0:
-        return np.array([], dtype=np.intp), np.array([], dtype=np.intp)
     rank = np.empty(ia.size, dtype=np.intp)
     rank[np.lexsort((jb, ia, first_b[jb], first_a[ia], -inter))] = np.arange(ia.size)
-    matched_a: list[np.ndarray] = []
-    matched_b: list[np.ndarray] = []
-    alive = np.ones(ia.size, dtype=bool)
-    # Locally dominant edges (best for both ends) are taken together each round: the same
-    # matching as taking pairs one by one in rank order.
-    while alive.any():
-        idx = np.flatnonzero(alive)
-        best_a = np.full(n_a, np.iinfo(np.intp).max)
-        best_b = np.full(n_b, np.iinfo(np.intp).max)
-        np.minimum.at(best_a, ia[idx], rank[idx])
-        np.minimum.at(best_b, jb[idx], rank[idx])
-        take = idx[(best_a[ia[idx]] == rank[idx]) & (best_b[jb[idx]] == rank[idx])]
-        matched_a.append(ia[take])
-        matched_b.append(jb[take])
-        used_a = np.zeros(n_a, dtype=bool)
-        used_b = np.zeros(n_b, dtype=bool)
-        used_a[ia[take]] = True
-        used_b[jb[take]] = True
-        alive &= ~(used_a[ia] | used_b[jb])
-    return np.concatenate(matched_a), np.concatenate(matched_b)
+    return greedy_pairs(ia, jb, rank, n_a, n_b)
 
 
 @dataclass(frozen=True)
@@ -232,14 +170,15 @@ def _matched_annotations(
     per annotation)."""
     aa, bb = np.flatnonzero(in_a), np.flatnonzero(in_b)
     if match == "exact":
-        return _exact_pairs(
-            key[aa], ann.sig_start[aa], ann.sig_end[aa], key[bb], ann.sig_start[bb], ann.sig_end[bb]
+        return exact_pairs(
+            {"k": key[aa], "s": ann.sig_start[aa], "e": ann.sig_end[aa]},
+            {"k": key[bb], "s": ann.sig_start[bb], "e": ann.sig_end[bb]},
         )
     # overlap: candidate pairs of fragments, summed per pair of annotations
     ra = np.flatnonzero(in_a[ann.of_row])
     rb = np.flatnonzero(in_b[ann.of_row])
     row_key = key[ann.of_row]
-    fa, fb, inter = _overlap_candidates(
+    fa, fb, inter = overlap_candidates(
         row_key[ra], v.start[ra], v.end[ra], row_key[rb], v.start[rb], v.end[rb]
     )
     local_a = np.full(ann.n, -1, dtype=np.intp)
@@ -407,19 +346,9 @@ def span_f1(
     [2, 1, 1]
     """
     pairs = _coder_pairs(
-        spans,
-        match,
-        coders,
-        coverage,
-        fragments,
-        document,
-        coder,
-        start,
-        end,
-        label,
-        annotation,
-        fragment,
-    )
+        spans, match, coders, coverage, fragments,
+        document, coder, start, end, label, annotation, fragment,
+    )  # fmt: skip
     n_labels = len(pairs.spans.labels)
     ann = pairs.annotations
     rows = []
@@ -452,6 +381,7 @@ def span_f1(
     return out.astype({"n_a": np.int64, "n_b": np.int64, "matched": np.int64})
 
 
+@declared(frontends=(), register=False)
 def unmatched_pairs(
     spans: pd.DataFrame,
     match: Literal["exact", "overlap"] = "exact",
@@ -459,11 +389,11 @@ def unmatched_pairs(
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
     fragments: bool = False,
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document,
+    coder,
+    start,
+    end,
+    label,
     annotation: Hashable = "annotation",
     fragment: Hashable = "fragment",
 ) -> pd.DataFrame:
@@ -506,19 +436,9 @@ def unmatched_pairs(
     0       A      1      3     13     15
     """
     pairs = _coder_pairs(
-        spans,
-        match,
-        coders,
-        coverage,
-        fragments,
-        document,
-        coder,
-        start,
-        end,
-        label,
-        annotation,
-        fragment,
-    )
+        spans, match, coders, coverage, fragments,
+        document, coder, start, end, label, annotation, fragment,
+    )  # fmt: skip
     v, ann = pairs.spans, pairs.annotations
     n_rows = v.start.size
     first_row = np.full(ann.n, n_rows, dtype=np.intp)
@@ -535,7 +455,7 @@ def unmatched_pairs(
         left_b[jb] = False
         ra, rb = aa[left_a], bb[left_b]
         doc_a, doc_b = ann.doc[ra].astype(np.int64), ann.doc[rb].astype(np.int64)
-        ca, cb, inter = _overlap_candidates(
+        ca, cb, inter = overlap_candidates(
             doc_a, ann.first[ra], last[ra], doc_b, ann.first[rb], last[rb]
         )
         pa_, pb_ = _greedy(ca, cb, inter, ann.first[ra], ann.first[rb], ra.size, rb.size)

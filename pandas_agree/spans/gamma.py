@@ -15,9 +15,8 @@ from .._core import alignment as _al
 from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, ValueTypeError, user_stacklevel
 from ..results import Result
-from ._attrs import reader_lengths
-from ._frame import compared_coders, coverage_pairs, coverage_seen, validate, which
-from .unitizing import _continua
+from ._frame import compared_coders, coverage_pairs, coverage_seen, validate
+from .unitizing import _spans_on_continua
 
 __all__ = [
     "GammaResult",
@@ -538,19 +537,8 @@ def gamma(
     v = validate(spans, document, coder, start, end, label)
     pairs = coverage_pairs(coverage, coders)
     coder_index = compared_coders(coders, v.coders, pairs, "gamma")
-    if continuum is None:
-        continuum = reader_lengths(spans, v.documents)
-    docs, c_begin, c_end = _continua(continuum, v)
-    s_doc = docs.get_indexer(v.documents)[v.doc]
+    docs, c_begin, c_end, s_doc = _spans_on_continua(spans, continuum, v)
     s_coder = coder_index.get_indexer(v.coders)[v.coder]
-    outside = (v.start < c_begin[s_doc]) | (v.end > c_end[s_doc])
-    if outside.any():
-        k = np.flatnonzero(outside)[0]
-        raise InvalidParameterError(
-            f"{which(outside, spans.index)} of `spans` lie outside the `continuum` "
-            f"[{int(c_begin[s_doc[k]])}, {int(c_end[s_doc[k]])}) of document "
-            f"{docs[s_doc[k]]!r}, e.g. start={int(v.start[k])}, end={int(v.end[k])}"
-        )
     seen = coverage_seen(pairs, docs, coder_index, s_doc, s_coder, "spans")
     n_doc_coders = seen.sum(axis=1)
     n_doc_units = np.bincount(s_doc, minlength=len(docs))

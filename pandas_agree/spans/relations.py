@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -27,11 +27,15 @@ from ..declare import RELATION_COLUMNS, declared
 from ..errors import ColumnNotFoundError, InvalidParameterError
 from ..results import Result
 from ._frame import (
+    Coded,
     check_frame,
     compared_coders,
     coverage_pairs,
     coverage_seen,
+    exact_pairs,
+    greedy_pairs,
     offsets,
+    overlap_candidates,
     py_scalar,
     which,
 )
@@ -58,15 +62,9 @@ NO_RELATION = "(no relation)"
 
 
 @dataclass(frozen=True)
-class _Relations:
+class _Relations(Coded):
     """A validated relation frame as integer codes and offsets (head and tail in columns)."""
 
-    doc: np.ndarray
-    documents: pd.Index
-    coder: np.ndarray
-    coders: pd.Index
-    label: np.ndarray
-    labels: pd.Index
     hs: np.ndarray
     he: np.ndarray
     hl: np.ndarray  # span label codes (shared by head and tail); -1 without span labels
@@ -203,38 +201,6 @@ def _symmetric_mask(
 # one-to-one matching
 
 
-def _greedy(
-    ia: np.ndarray, jb: np.ndarray, rank: np.ndarray, na: int, nb: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Greedy one-to-one matching of candidate edges ``(ia, jb)``, best (lowest) ``rank`` first.
-
-    Edges that rank first for both of their ends are taken together in each round; this
-    gives the same matching as taking the edges one by one in rank order and skipping those
-    whose ends are used (ranks are distinct).
-    """
-    taken_a: list[np.ndarray] = []
-    taken_b: list[np.ndarray] = []
-    alive = np.ones(ia.size, dtype=bool)
-    big = np.iinfo(np.intp).max
-    while alive.any():
-        idx = np.flatnonzero(alive)
-        best_a = np.full(na, big)
-        best_b = np.full(nb, big)
-        np.minimum.at(best_a, ia[idx], rank[idx])
-        np.minimum.at(best_b, jb[idx], rank[idx])
-        take = idx[(best_a[ia[idx]] == rank[idx]) & (best_b[jb[idx]] == rank[idx])]
-        taken_a.append(ia[take])
-        taken_b.append(jb[take])
-        used_a = np.zeros(na, dtype=bool)
-        used_b = np.zeros(nb, dtype=bool)
-        used_a[ia[take]] = True
-        used_b[jb[take]] = True
-        alive &= ~(used_a[ia] | used_b[jb])
-    if not taken_a:
-        return np.array([], dtype=np.intp), np.array([], dtype=np.intp)
-    return np.concatenate(taken_a), np.concatenate(taken_b)
-
-
 def _canonical(
     s1: np.ndarray,
     e1: np.ndarray,
@@ -257,47 +223,6 @@ def _canonical(
     )
 
 
-def _exact_matches(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-    """Copy-by-copy pairs of relations with equal keys (a maximum one-to-one matching)."""
-    keys = ["k", "hs", "he", "hl", "ts", "te", "tl"]
-    fa = pd.DataFrame({k: a[k] for k in keys})
-    fb = pd.DataFrame({k: b[k] for k in keys})
-    fa["i"] = np.arange(len(fa))
-    fb["j"] = np.arange(len(fb))
-    fa["n"] = fa.groupby(keys, sort=False).cumcount()
-    fb["n"] = fb.groupby(keys, sort=False).cumcount()
-    m = fa.merge(fb, on=[*keys, "n"])
-    return m["i"].to_numpy(np.intp), m["j"].to_numpy(np.intp)
-
-
-def _overlapping(
-    key_a: np.ndarray,
-    sa: np.ndarray,
-    ea: np.ndarray,
-    key_b: np.ndarray,
-    sb: np.ndarray,
-    eb: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All (i, j, overlap) with equal keys whose spans share a character (sweep by start)."""
-    if key_a.size == 0 or key_b.size == 0:
-        empty = np.array([], dtype=np.intp)
-        return empty, empty, np.array([], dtype=np.int64)
-    width = int(max(ea.max(), eb.max())) + 2
-    order_b = np.lexsort((sb, key_b))
-    g_sb = (key_b.astype(np.int64) * width + sb)[order_b]
-    longest = int((eb - sb).max())
-    base = key_a.astype(np.int64) * width
-    lo = np.searchsorted(g_sb, base + np.maximum(sa - longest, 0))
-    hi = np.searchsorted(g_sb, base + ea, side="left")
-    count = np.maximum(hi - lo, 0)
-    ia = np.repeat(np.arange(key_a.size), count)
-    first = np.repeat(lo, count) + np.arange(ia.size) - np.repeat(np.cumsum(count) - count, count)
-    jb = order_b[first]
-    inter = np.minimum(ea[ia], eb[jb]) - np.maximum(sa[ia], sb[jb])
-    keep = (inter > 0) & (key_a[ia] == key_b[jb])
-    return ia[keep], jb[keep], inter[keep]
-
-
 def _overlap_matches(
     a: dict[str, np.ndarray], b: dict[str, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -307,7 +232,7 @@ def _overlap_matches(
     # heads against heads (tails against tails), and for relations compared without
     # direction heads against tails (tails against heads)
     for b_head, b_tail, both_ways in (("h", "t", False), ("t", "h", True)):
-        ia, jb, inter_h = _overlapping(
+        ia, jb, inter_h = overlap_candidates(
             a["k"], a["hs"], a["he"], b["k"], b[f"{b_head}s"], b[f"{b_head}e"]
         )
         if both_ways:
@@ -340,7 +265,12 @@ def _overlap_matches(
     rank[np.lexsort((jb, ia, b["ts"][jb], b["hs"][jb], a["ts"][ia], a["hs"][ia], -score))] = (
         np.arange(ia.size)
     )
-    return _greedy(ia, jb, rank, na, nb)
+    return greedy_pairs(ia, jb, rank, na, nb)
+
+
+def _exact_keys(side: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The arrays of a :func:`_side` that exact matching compares."""
+    return {k: side[k] for k in ("k", "hs", "he", "hl", "ts", "te", "tl")}
 
 
 def _side(v: _Relations, mask: np.ndarray, key: np.ndarray, sym: np.ndarray) -> dict[str, Any]:
@@ -521,7 +451,7 @@ def relation_f1(
             in_b = (r_coder == b) & both[v.doc]
             side_a, side_b = _side(v, in_a, key, sym), _side(v, in_b, key, sym)
             if match == "exact":
-                ia, _ = _exact_matches(side_a, side_b)
+                ia, _ = exact_pairs(*(_exact_keys(side) for side in (side_a, side_b)))
             else:
                 ia, _ = _overlap_matches(side_a, side_b)
             tables.append(_pair_table(coder_index[a], coder_index[b], v, in_a, in_b, ia, labels))
@@ -629,28 +559,14 @@ class RelationAlphaResult(Result):
     result: Any = field(default=None, repr=False)
     units: pd.DataFrame = field(default=None, repr=False)  # type: ignore[assignment]
 
-    _fields: ClassVar[tuple[str, ...]] = (
-        "alpha",
-        "distance",
-        "n_pairs",
-        "n_related",
-        "n_coders",
-        "reason",
-    )
-
-    def __float__(self) -> float:
-        return float(self.alpha)
+    _headline = "alpha"
+    _series_fields = ("alpha", "distance", "n_pairs", "n_related", "n_coders", "reason")
+    _series_name = "relation_alpha"
 
     def __repr__(self) -> str:
         return (
             f"RelationAlphaResult(alpha={self.alpha:.4f}, distance={self.distance!r}, "
             f"n_pairs={self.n_pairs}, n_related={self.n_related}, n_coders={self.n_coders})"
-        )
-
-    def to_series(self) -> pd.Series:
-        """The scalar fields as a Series."""
-        return pd.Series(
-            {k: getattr(self, k) for k in self._fields}, name="relation_alpha", dtype=object
         )
 
     def to_frame(self) -> pd.DataFrame:

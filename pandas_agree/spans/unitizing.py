@@ -149,6 +149,27 @@ def _continua(continuum: Any, v: Spans) -> tuple[pd.Index, np.ndarray, np.ndarra
     return docs, begin, stop
 
 
+def _spans_on_continua(
+    spans: pd.DataFrame, continuum: Any, v: Spans
+) -> tuple[pd.Index, np.ndarray, np.ndarray, np.ndarray]:
+    """The documents and continua of :func:`_continua` (``continuum=None``: the readers'
+    document lengths, else each document's last end), and each span's document code into
+    them; every span must lie inside its document's continuum."""
+    if continuum is None:
+        continuum = reader_lengths(spans, v.documents)
+    docs, c_begin, c_end = _continua(continuum, v)
+    s_doc = docs.get_indexer(v.documents)[v.doc]
+    outside = (v.start < c_begin[s_doc]) | (v.end > c_end[s_doc])
+    if outside.any():
+        k = np.flatnonzero(outside)[0]
+        raise InvalidParameterError(
+            f"{which(outside, spans.index)} of `spans` lie outside the `continuum` "
+            f"[{int(c_begin[s_doc[k]])}, {int(c_end[s_doc[k]])}) of document "
+            f"{docs[s_doc[k]]!r}, e.g. start={int(v.start[k])}, end={int(v.end[k])}"
+        )
+    return docs, c_begin, c_end, s_doc
+
+
 @declared(frontends=("frame",))
 def unitizing_alpha(
     spans: pd.DataFrame,
@@ -251,18 +272,7 @@ def unitizing_alpha(
     v = validate(spans, document, coder, start, end, label)
     coder_index = compared_coders(coders, v.coders, None, "unitizing alpha")
     m = len(coder_index)
-    if continuum is None:
-        continuum = reader_lengths(spans, v.documents)
-    docs, c_begin, c_end = _continua(continuum, v)
-    s_doc = docs.get_indexer(v.documents)[v.doc]
-    outside = (v.start < c_begin[s_doc]) | (v.end > c_end[s_doc])
-    if outside.any():
-        k = np.flatnonzero(outside)[0]
-        raise InvalidParameterError(
-            f"{which(outside, spans.index)} of `spans` lie outside the `continuum` "
-            f"[{int(c_begin[s_doc[k]])}, {int(c_end[s_doc[k]])}) of document "
-            f"{docs[s_doc[k]]!r}, e.g. start={int(v.start[k])}, end={int(v.end[k])}"
-        )
+    _, c_begin, c_end, s_doc = _spans_on_continua(spans, continuum, v)
     lengths = c_end - c_begin
     offset = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     total = int(lengths.sum())
