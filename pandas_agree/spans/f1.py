@@ -389,11 +389,7 @@ def unmatched_pairs(
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
     fragments: bool = False,
-    document,
-    coder,
-    start,
-    end,
-    label,
+    document, coder, start, end, label,
     annotation: Hashable = "annotation",
     fragment: Hashable = "fragment",
 ) -> pd.DataFrame:
