@@ -1,10 +1,9 @@
 """Sets as CSR rows of label codes: canonical form, union by key, and exact deduplication.
 
-Every road by which set-valued labels arrive (Python sets or lists, Arrow list columns, one
+Every shape in which set-valued labels arrive (Python sets or lists, Arrow list columns, one
 label per row, delimited strings) ends here as *element form*: ``indptr`` (row pointers, one
 row per rating) and ``labels`` (integer label codes). This module turns element form into
-one code per rating and the distinct sets, with numpy (no per-row Python; the first-appearance
-numbering of set masks in one C pass, :mod:`._firstcodes`, when it is built):
+one code per rating and the distinct sets, with numpy (no per-row Python):
 
 * :func:`union_by_key` merges the rows that share a key (a (unit, coder) cell), which is how
   "one label per row" and ``on_duplicate="union"`` become sets;
@@ -20,11 +19,6 @@ from __future__ import annotations
 import numpy as np
 
 from .tuning import direct_codes_fit
-
-try:
-    from . import _firstcodes  # the optional C accelerator of _first_codes
-except ImportError:  # built without a C compiler: numpy gives the same codes
-    _firstcodes = None
 
 __all__ = ["canonical_rows", "dedupe_sets", "gather_rows", "union_by_key"]
 
@@ -131,13 +125,8 @@ def _masks(indptr: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 def _first_codes(indptr: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes of the rows' sets (labels < 64) in order of first appearance, and each code's
-    first row: in one pass by :mod:`._firstcodes` when it is built (on the benchmark's
-    270,000 rows 2.0 ms against numpy's 3.4, and without the GIL), else by numpy
-    (:func:`_masks`, :func:`_codes_of_keys`)."""
-    if _firstcodes is not None:
-        return _firstcodes.sets(
-            np.require(indptr, np.intp, "CA"), np.require(labels, np.intp, "CA")
-        )
+    first row: each row's bit mask (:func:`_masks`), the masks numbered
+    (:func:`_codes_of_keys`)."""
     return _codes_of_keys(_masks(indptr, labels))
 
 
