@@ -74,7 +74,8 @@ _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
 # The built-in collections, exactly (not subclasses).
 _PLAIN_SETS = frozenset({set, frozenset, list, tuple})
 # Cell types of a column whose missing cells are all None (found by identity).
-_PLAIN_SETS_OR_NONE = _PLAIN_SETS | {type(None)}
+_NONE = type(None)
+_PLAIN_SETS_OR_NONE = _PLAIN_SETS | {_NONE}
 # Types whose len() is the number of items iterating them gives (numpy arrays of one or more
 # dimensions: the length of the first), so their items can be counted without reading them.
 _COUNTED = _PLAIN_SETS | {np.ndarray}
@@ -326,55 +327,67 @@ def _indices(encoded: Any) -> np.ndarray:
 
 def from_objects(
     arr: np.ndarray, scalars_as_sets: bool, column: Hashable, check_strings: bool = True
-) -> ElementForm:
-    """Element form of an object array of lists, tuples, sets, arrays (and scalars).
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of an object column of lists, tuples, sets, arrays (and scalars) into its
+    distinct sets, as for a column of hashable cells.
+
+    A cell's items are what iterating it gives: the items of every present cell go into one
+    object array (:func:`itertools.chain`) and are coded by :func:`pandas.factorize`, so
+    items compare as Python compares them (``b"cd"`` stays apart from ``"cd"``, ``2.5``
+    from ``2``); the rows' sets are then told apart by
+    :func:`~pandas_agree._core.setcodes.dedupe_sets`. A built-in list, tuple, set or
+    frozenset, or a numpy array, is counted by ``len()`` (for them the number of items
+    iteration gives); any other collection (a subclass, a deque, a Series) is first read
+    into a tuple, so a ``len()`` that disagrees with its iteration cannot move an item to
+    another cell. One-dimensional numpy arrays of strings or objects are joined by one
+    :func:`numpy.concatenate` (their strings as ``str``); other arrays are iterated (a
+    ``datetime64`` item stays a ``datetime64``).
 
     Scalars count as one-element sets when ``scalars_as_sets``; otherwise a column mixing
     sets and scalars raises :class:`~pandas_agree.errors.MixedValueTypesError`. With
     ``check_strings``, a scalar string that looks like several labels raises
     :class:`~pandas_agree.errors.AmbiguousValuesError` (see :func:`check_separators`).
 
-    A cell's items are what iterating it gives: the items of every present cell go into one
-    object array (:func:`itertools.chain`), and are coded by :func:`pandas.factorize`, so
-    ``b"cd"`` stays apart from ``"cd"`` and ``2.5`` from ``2``. A built-in list, tuple, set,
-    frozenset or a numpy array is counted by ``len()`` (which for them is the number of
-    items iteration gives); any other collection (a subclass, a deque, a Series) is first
-    read into a tuple, so a ``len()`` that disagrees with its iteration cannot move items to
-    another cell. A numpy array of strings or objects is read by ``tolist`` (its strings as
-    ``str``); other arrays by iteration (a ``datetime64`` item stays a ``datetime64``).
+    Returns
+    -------
+    codes : ndarray of intp
+        One per cell, -1 for a missing cell.
+    distinct : ndarray of object
+        The distinct sets as frozensets, in order of first appearance (as tuples of the
+        items when an item is missing, which the caller refuses).
+
+    Examples
+    --------
+    >>> cells = np.empty(4, dtype=object)
+    >>> cells[:] = [["a", "b"], None, ("b", "a"), []]
+    >>> codes, distinct = from_objects(cells, False, "value")
+    >>> codes.tolist(), [sorted(s) for s in distinct]
+    ([0, -1, 0, 1], [['a', 'b'], []])
     """
     present, vals, kinds = _present_cells(arr)
-    lengths = None
-    if kinds <= _PLAIN_SETS:
-        cells: Any = vals
-    elif kinds == {np.ndarray} and _text_arrays(vals):
-        lengths = _lengths(vals)  # before tolist, which would make every item
-        cells = list(map(np.ndarray.tolist, vals))
-    else:
-        cells = _plain_cells(vals, scalars_as_sets, column, check_strings)
-    return ElementForm(present, *_coded(*_flat_items(cells, lengths)))
-
-
-def _coded(flat: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, pd.Index]:
-    """CSR of the cells whose items are ``flat`` and lengths ``lengths``: row pointers,
-    label codes, and the labels."""
-    labels, domain = _factorize_elements(flat)
-    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
-    np.cumsum(lengths, out=indptr[1:])
-    return indptr, labels, domain
+    read = _text_arrays(vals) if kinds == {np.ndarray} else None
+    if read is None:
+        cells = vals if kinds <= _PLAIN_SETS else _plain_cells(
+            vals, scalars_as_sets, column, check_strings
+        )
+        read = _items_coded(cells)
+    codes = np.full(arr.size, -1, dtype=np.intp)
+    codes[present] = read[0]
+    return codes, read[1]
 
 
 def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
     """Which cells are present, the present cells, and their types.
 
-    A column of plain sets and None finds its missing cells by identity, a pass that
-    opens no cell (``!= None``; no ndarray there, whose ``!=`` compares items); any other
-    column by :func:`pandas.isna`, after which the present cells' types are taken again.
+    One pass takes every cell's type; a column of plain sets and None then finds its
+    missing cells among the types (no cell opened again); any other column by
+    :func:`pandas.isna`, after which the present cells' types are taken again.
     """
-    kinds = set(map(type, arr))
+    types = np.fromiter(map(type, arr), dtype=object, count=arr.size)
+    kinds = set(pd.unique(types).tolist())
     if kinds <= _PLAIN_SETS_OR_NONE:
-        present = np.not_equal(arr, None)
-        kinds.discard(type(None))
+        present = types != _NONE
+        kinds.discard(_NONE)
         return present, (arr if present.all() else arr[present]), kinds
     present = ~pd.isna(arr)
     if present.all():
@@ -383,20 +396,70 @@ def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
     return present, vals, set(map(type, vals))
 
 
-def _text_arrays(cells: np.ndarray) -> bool:
-    """Whether the numpy arrays ``cells`` are all 1-d arrays of strings or objects (read by
-    ``tolist``, four times faster than iterating them; it would turn a ``datetime64[ns]``
-    item into an ``int``, so other dtypes are iterated)."""
-    ndims = set(map(operator.attrgetter("ndim"), cells))
+def _items_coded(cells: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of ``cells`` (of the types in ``_COUNTED``) by their sets of items, and the
+    distinct sets (frozensets); with a missing item, the distinct cells as tuples of their
+    items, the missing item kept as it is (refused by the caller, which names its row)."""
+    flat, lengths = _flat_items(cells)
+    labels, domain = _factorize_elements(flat)
+    if labels.size and labels.min() < 0:
+        tuples = np.fromiter(map(tuple, cells), dtype=object, count=len(cells))
+        codes, distinct = pd.factorize(tuples)
+        return codes.astype(np.intp, copy=False), np.asarray(distinct, dtype=object)
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return distinct_sets(indptr, labels, domain)
+
+
+def _text_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and distinct sets (frozensets) of 1-d numpy arrays of strings or objects, all
+    joined by one :func:`numpy.concatenate`; None for other arrays, or when an item is
+    missing (the tuples then keep it as it is, for the error message)."""
     kinds = {dtype.kind for dtype in set(map(operator.attrgetter("dtype"), cells))}
-    return ndims == {1} and kinds <= {"U", "O"}
+    if not kinds <= {"U", "O"}:
+        return None  # concatenate would turn a datetime64[ns] item into an int
+    lengths = _lengths(cells)
+    try:
+        flat = np.concatenate(list(cells)) if cells.size else np.zeros(0, dtype=object)
+    except ValueError:  # a 0-d array, or arrays of several dimensions
+        return None
+    if flat.shape != (int(lengths.sum()),):
+        return None
+    labels, domain = _factorize_elements(flat.astype(object, copy=False))
+    if labels.size and labels.min() < 0:
+        return None
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return distinct_sets(indptr, labels, domain)
+
+
+def distinct_sets(
+    indptr: np.ndarray, labels: np.ndarray, label_domain: pd.Index
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of element-form rows by their sets, and the distinct sets as frozensets.
+
+    Examples
+    --------
+    >>> codes, sets = distinct_sets(np.array([0, 2, 3, 5]), np.array([0, 1, 1, 1, 0]),
+    ...                             pd.Index(["a", "b"]))
+    >>> codes.tolist(), [sorted(s) for s in sets]
+    ([0, 1, 0], [['a', 'b'], ['b']])
+    """
+    from .._core.setcodes import dedupe_sets
+
+    codes, set_ptr, set_labels = dedupe_sets(indptr, labels, len(label_domain))
+    elements = label_domain.to_numpy(dtype=object)
+    sets = np.empty(set_ptr.size - 1, dtype=object)
+    sets[:] = [frozenset(elements[set_labels[a:b]]) for a, b in itertools.pairwise(set_ptr)]
+    return codes, sets
 
 
 def _plain_cells(
     vals: np.ndarray, scalars_as_sets: bool, column: Hashable, check_strings: bool
 ) -> list:
-    """``vals`` (present cells) as built-in collections: a scalar as a one-element tuple
-    (after the checks :func:`from_objects` names), any other collection read into a tuple."""
+    """``vals`` (present cells) as collections of the types in ``_COUNTED``: a scalar as a
+    one-element tuple (after the checks :func:`from_objects` names), any other collection
+    read into a tuple (by iteration)."""
     is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
     if not is_set.all():
         scalars = vals[~is_set]
@@ -490,6 +553,15 @@ def is_set_cell(x: Any) -> bool:
     return hasattr(kind, "__getitem__") and hasattr(kind, "__len__")
 
 
+def _coded(flat: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, pd.Index]:
+    """CSR of the cells whose items are ``flat`` and lengths ``lengths``: row pointers,
+    label codes, and the labels."""
+    labels, domain = _factorize_elements(flat)
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return indptr, labels, domain
+
+
 def from_distinct(
     present: np.ndarray, codes: np.ndarray, distinct: np.ndarray, column: Hashable
 ) -> ElementForm:
@@ -499,6 +571,8 @@ def from_distinct(
     """
     flat, lengths = items_and_lengths([x if is_set_cell(x) else (x,) for x in distinct])
     ptr, labels, domain = _coded(flat, lengths)
+    if (lengths == 1).all():  # one label per row (exploded rows): no row pointers to gather
+        return ElementForm(present, np.arange(codes.size + 1), labels[codes], domain)
     indptr, row_labels = gather_rows(ptr, labels, codes)
     return ElementForm(present, indptr, row_labels, domain)
 
@@ -527,10 +601,8 @@ def from_strings(series: pd.Series, sep: str) -> ElementForm:
         import pyarrow.compute as pc
     except ImportError:  # without the arrow extra (tests: monkeypatched away)
         split = vals.astype(object).str.split(sep, regex=False).to_numpy()
-        lists = np.empty(split.size, dtype=object)
-        lists[:] = [[p.strip() for p in parts if p.strip()] for parts in split]
-        form = from_objects(lists, False, series.name, check_strings=False)
-        return ElementForm(present, form.indptr, form.labels, form.label_domain)
+        lists = [[p.strip() for p in parts if p.strip()] for parts in split]
+        return ElementForm(present, *_coded(*_flat_items(lists)))
     if text_dtype:  # Arrow-backed text (pandas' default string dtype): no conversion
         arr = pa.array(vals)
         if isinstance(arr, pa.ChunkedArray):
@@ -604,7 +676,7 @@ def form_of(
     try:
         codes, uniques = pd.factorize(arr)
     except TypeError:  # lists, sets, arrays: unhashable cells
-        return from_objects(arr, scalars_as_sets, raw.name, check_strings=sep is None), None
+        return None, from_objects(arr, scalars_as_sets, raw.name, check_strings=sep is None)
     return None, (codes.astype(np.intp, copy=False), np.asarray(uniques, dtype=object))
 
 
@@ -622,33 +694,27 @@ def to_frozensets(
     :func:`pandas_agree.data.prepare.prepare`, naming the unit and coder of a row that holds
     it (``units`` and ``coders``: the label columns of ``raw``'s rows).
     """
-    from .._core.setcodes import dedupe_sets
-
     def where(row: int) -> tuple[Any, Any]:
         return tuple(None if col is None else col.iloc[row] for col in (units, coders))
 
     form, pre = form_of(raw, sep, scalars_as_sets)
-    if form is None:
-        return raw if pre is None else _hashable_sets_frozen(raw, *pre, where)
-    present_rows = np.flatnonzero(form.present)
-    if form.labels.size and form.labels.min() < 0:
-        at = int(np.searchsorted(form.indptr, int(np.argmax(form.labels < 0)), side="right")) - 1
-        row = present_rows[at]
-        raise MissingInSetError(missing_in_set_message(raw.name, *where(row), raw.iloc[row]))
-    codes, set_ptr, set_labels = dedupe_sets(form.indptr, form.labels, form.n_labels)
-    elements = form.label_domain.to_numpy(dtype=object)
-    sets = np.empty(set_ptr.size - 1, dtype=object)
-    sets[:] = [frozenset(elements[set_labels[a:b]]) for a, b in itertools.pairwise(set_ptr)]
-    out = np.full(raw.size, np.nan, dtype=object)
-    out[present_rows] = sets[codes]
-    return pd.Series(out, index=raw.index, name=raw.name, dtype=object)
+    if form is not None:
+        present_rows = np.flatnonzero(form.present)
+        if form.labels.size and form.labels.min() < 0:
+            at = int(np.searchsorted(form.indptr, int(np.argmax(form.labels < 0)), "right")) - 1
+            row = present_rows[at]
+            raise MissingInSetError(missing_in_set_message(raw.name, *where(row), raw.iloc[row]))
+        codes, sets = distinct_sets(form.indptr, form.labels, form.label_domain)
+        out = np.full(raw.size, np.nan, dtype=object)
+        out[present_rows] = sets[codes]
+        return pd.Series(out, index=raw.index, name=raw.name, dtype=object)
+    return raw if pre is None else _sets_frozen(raw, *pre, where)
 
 
-def _hashable_sets_frozen(
-    raw: pd.Series, codes: np.ndarray, distinct: np.ndarray, where: Any
-) -> pd.Series:
-    """A column of hashable cells with its sets (frozensets, tuples, ...) as frozensets,
-    scalars as they are; a set with a missing element raises, naming its first row."""
+def _sets_frozen(raw: pd.Series, codes: np.ndarray, distinct: np.ndarray, where: Any) -> pd.Series:
+    """``raw`` (coded as ``codes`` into ``distinct``) with its sets (frozensets, tuples,
+    lists, ...) as frozensets, scalars as they are; a set with a missing element raises,
+    naming its first row."""
     is_set = np.fromiter(map(is_set_cell, distinct), dtype=bool, count=distinct.size)
     if not is_set.any():
         return raw
@@ -661,7 +727,10 @@ def _hashable_sets_frozen(
         raise MissingInSetError(
             missing_in_set_message(raw.name, *where(row), set(sets[bad]))
         )
-    if all(a is b for a, b in zip(sets, distinct[which])):
+    first_row = int(np.argmax(codes == which[0]))
+    if raw.iloc[first_row] is distinct[which[0]] and all(  # raw holds these very frozensets
+        a is b for a, b in zip(sets, distinct[which])
+    ):
         return raw
     normalised = distinct.copy()
     normalised[which] = sets
