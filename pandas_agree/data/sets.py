@@ -73,12 +73,11 @@ SEPARATOR_HINTS = (";", ",", "|", "/")
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
 # The built-in collections, exactly (not subclasses).
 _PLAIN_SETS = frozenset({set, frozenset, list, tuple})
-# Cell types of a column whose missing cells are all None (found by identity).
 _NONE = type(None)
-_PLAIN_SETS_OR_NONE = _PLAIN_SETS | {_NONE}
 # Types whose len() is the number of items iterating them gives (numpy arrays of one or more
 # dimensions: the length of the first), so their items can be counted without reading them.
 _COUNTED = _PLAIN_SETS | {np.ndarray}
+_COUNTED_OR_NONE = _COUNTED | {_NONE}
 _END = object()
 
 
@@ -379,13 +378,13 @@ def from_objects(
 def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
     """Which cells are present, the present cells, and their types.
 
-    One pass takes every cell's type; a column of plain sets and None then finds its
-    missing cells among the types (no cell opened again); any other column by
-    :func:`pandas.isna`, after which the present cells' types are taken again.
+    One pass takes every cell's type; a column of built-in collections, numpy arrays and
+    None then finds its missing cells among the types (no cell opened again); any other
+    column by :func:`pandas.isna`, after which the present cells' types are taken again.
     """
     types = np.fromiter(map(type, arr), dtype=object, count=arr.size)
     kinds = set(pd.unique(types).tolist())
-    if kinds <= _PLAIN_SETS_OR_NONE:
+    if kinds <= _COUNTED_OR_NONE:  # no cell of these types is missing but None
         present = types != _NONE
         kinds.discard(_NONE)
         return present, (arr if present.all() else arr[present]), kinds
