@@ -1,4 +1,4 @@
-"""Set-valued labels in every shape, and set distances under heavy overlap (issue 15).
+"""Set-valued labels in every shape, and set distances under heavy overlap.
 
 Run from the repository root::
 
@@ -7,19 +7,16 @@ Run from the repository root::
 
 Prints, side by side in one run:
 
-* the coder column of that frame coded from its bytes (with and without C) and by
-  ``pd.factorize``;
 * MASI alpha on 100,000 units x 3 coders (sets of 1-3 of 12 labels, 10 % missing cells)
   from each input shape, end to end from the frame, with ratios to one ``pd.factorize``
-  pass (the floor: what reading the column costs) and to NLTK; frozensets, lists, arrays,
-  sets and Arrow lists twice, with the C accelerators (``pandas_agree._cells``,
-  ``pandas_agree._core._firstcodes``) and without them ("no C");
+  pass (the floor: what reading the column costs) and to NLTK;
 * 20,000 and 50,000 distinct sets that all share one label (time, peak memory of a fresh
   process);
 * coreference codes of 100,000 mentions in 1,000 documents (time, peak memory).
 
 Peak memory is the peak resident set (``VmHWM`` on Linux) of a child process that runs one
-case alone.
+case alone. ``benchmarks/bench_targets.py`` puts these figures beside the others in one
+table.
 """
 
 from __future__ import annotations
@@ -34,9 +31,6 @@ import numpy as np
 import pandas as pd
 
 import pandas_agree as pa
-from pandas_agree._core import setcodes
-from pandas_agree.data import sets as setvalues
-from pandas_agree.data import strings as shortstrings
 
 
 def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:
@@ -81,26 +75,6 @@ def masi_frames(n_units: int, seed: int = 0) -> dict[str, pd.DataFrame]:
     }
 
 
-_C_MODULES = [(setvalues, "_cells"), (setcodes, "_firstcodes"), (shortstrings, "_firstcodes")]
-
-
-def without_c(func):
-    """``func`` run with the C accelerators switched off (the numpy, pyarrow and
-    pure-Python passes)."""
-
-    def run():
-        saved = [getattr(module, name) for module, name in _C_MODULES]
-        for module, name in _C_MODULES:
-            setattr(module, name, None)
-        try:
-            return func()
-        finally:
-            for (module, name), value in zip(_C_MODULES, saved):
-                setattr(module, name, value)
-
-    return run
-
-
 def interleaved(funcs: dict, repeat: int = 9) -> dict[str, float]:
     """Best time of each function, timed in turn within each round (the machine's drift and
     noise then hit all of them alike, so their ratios are steadier than separate runs')."""
@@ -132,16 +106,6 @@ def bench_shapes(n_units: int, with_nltk: bool) -> None:
     for name, frame in frames.items():
         kw = kwargs.get(name, {})
         funcs[name] = lambda f=frame, k=kw: pa.alpha(f, "masi", **k)
-    no_c = ["frozensets", "lists", "arrays", "sets", "arrow"] if setvalues._cells else []
-    for name in no_c:  # the same shapes by the pure-Python passes
-        funcs[f"{name} (no C)"] = without_c(lambda f=frames[name]: pa.alpha(f, "masi"))
-        assert abs(funcs[f"{name} (no C)"]().alpha - ref) < 1e-12, name
-    coders = frames["arrow"]["coder"]  # 300,000 names of 1 byte, pandas' default strings
-    funcs["coder column: short strings"] = lambda: shortstrings.short_string_codes(coders)
-    funcs["coder column: short strings (no C)"] = without_c(
-        lambda: shortstrings.short_string_codes(coders)
-    )
-    funcs["coder column: pd.factorize"] = lambda: pd.factorize(coders, sort=True)
     t = interleaved(funcs)
     t_nltk = None
     if with_nltk:
@@ -160,7 +124,7 @@ def bench_shapes(n_units: int, with_nltk: bool) -> None:
     )
     if t_nltk is not None:
         print(f"  NLTK AnnotationTask(masi_distance) + alpha(), best of 3: {t_nltk:6.2f} s")
-    for name in [*frames, *(f"{n} (no C)" for n in no_c)]:
+    for name in frames:
         floor = t["floor: exploded"] if name.startswith("exploded") else t["floor: sets"]
         line = (
             f"  {name:<18} {t[name] * 1e3:7.1f} ms   {t[name] / floor:5.2f}x the floor"
@@ -169,13 +133,6 @@ def bench_shapes(n_units: int, with_nltk: bool) -> None:
         if t_nltk is not None:
             line += f"   {t_nltk / t[name]:6.1f}x faster than NLTK"
         print(line)
-    print_coder_column(t, len(frames["arrow"]))
-
-
-def print_coder_column(t: dict[str, float], n: int) -> None:
-    print(f"Unit and coder columns: {n:,} coder names of pandas' default string dtype")
-    for name in ("short strings", "short strings (no C)", "pd.factorize"):
-        print(f"  {name:<22} {t[f'coder column: {name}'] * 1e3:6.2f} ms")
 
 
 def shared_label_frame(n_sets: int, seed: int = 0) -> pd.DataFrame:
@@ -248,15 +205,16 @@ def run_case(case: str) -> dict:
     else:
         df = coref_frame()
     distinct = int(pd.Series(df["value"]).nunique())
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     res = pa.alpha(df, "masi")
-    t = time.perf_counter() - t0
+    t, cpu = time.perf_counter() - t0, time.process_time() - c0
     peak = _peak_mib(resource)
     return {
         "case": case,
         "rows": len(df),
         "distinct": distinct,
         "seconds": t,
+        "cpu_seconds": cpu,
         "peak_mib": peak,
         "alpha": res.alpha,
     }
@@ -272,7 +230,8 @@ def bench_overlap(quick: bool) -> None:
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(
             f"  {r['case']:<14} {r['rows']:>8,} rows {r['distinct']:>8,} distinct sets  "
-            f"alpha {r['seconds']:6.2f} s   peak {r['peak_mib']:7.0f} MiB  (alpha={r['alpha']:.4f})"
+            f"alpha {r['seconds']:6.2f} s (CPU {r['cpu_seconds']:6.2f} s)   peak "
+            f"{r['peak_mib']:7.0f} MiB  (alpha={r['alpha']:.4f})"
         )
 
 

@@ -1,13 +1,13 @@
 """Sets as CSR rows of label codes: canonical form, union by key, and exact deduplication.
 
-Every road by which set-valued labels arrive (Python sets or lists, Arrow list columns, one
+Every shape in which set-valued labels arrive (Python sets or lists, Arrow list columns, one
 label per row, delimited strings) ends here as *element form*: ``indptr`` (row pointers, one
 row per rating) and ``labels`` (integer label codes). This module turns element form into
-one code per rating and the distinct sets, with numpy (no per-row Python; the first-appearance
-numbering of set masks in one C pass, :mod:`._firstcodes`, when it is built):
+one code per rating and the distinct sets, with numpy (no per-row Python):
 
 * :func:`union_by_key` merges the rows that share a key (a (unit, coder) cell), which is how
-  "one label per row" and ``on_duplicate="union"`` become sets;
+  "one label per row" and ``on_duplicate="union"`` become sets (by OR-ing bit masks when
+  there are at most 63 labels, else by sorting);
 * :func:`dedupe_sets` gives each row the code of its set, identical sets sharing a code, in
   order of first appearance, and the distinct sets in canonical CSR form (sorted labels).
 
@@ -19,12 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tuning import direct_codes_fit
-
-try:
-    from . import _firstcodes  # the optional C accelerator of _first_codes
-except ImportError:  # built without a C compiler: numpy gives the same codes
-    _firstcodes = None
+from .tuning import BLOCK_CELLS, direct_codes_fit
 
 __all__ = ["canonical_rows", "dedupe_sets", "gather_rows", "union_by_key"]
 
@@ -98,12 +93,42 @@ def union_by_key(
     """
     group, first = _codes_of_keys(keys)  # key of each row, numbered by first appearance
     element_group = np.repeat(group, np.diff(indptr))
+    if n_labels <= _MASK_LABELS:  # OR the rows' bit masks into each key's: no sort
+        masks = np.zeros(first.size, dtype=np.uint64)
+        bits = np.left_shift(np.uint64(1), labels.astype(np.uint64))
+        np.bitwise_or.at(masks, element_group, bits)
+        return (first, *_rows_of_masks(masks, n_labels))
     # a CSR with one row per key: the labels of all its rows, then canonicalised
     by_group = np.argsort(element_group, kind="stable")
     ptr = np.zeros(first.size + 1, dtype=np.intp)
     np.cumsum(np.bincount(element_group, minlength=first.size), out=ptr[1:])
     ptr, merged = canonical_rows(ptr, labels[by_group], n_labels)
     return first, ptr, merged
+
+
+def _rows_of_masks(masks: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
+    """Canonical CSR rows (sorted labels) of bit masks of labels 0..63: the set bits, a
+    block of rows at a time (one byte per row and label).
+
+    Examples
+    --------
+    >>> ptr, labels = _rows_of_masks(np.array([0b101, 0, 0b10], dtype=np.uint64), 3)
+    >>> ptr.tolist(), labels.tolist()
+    ([0, 2, 2, 3], [0, 2, 1])
+    """
+    row_parts, label_parts = [], []
+    block = max(1, BLOCK_CELLS // 64)
+    for start in range(0, masks.size, block):
+        chunk = masks[start : start + block].astype("<u8").view(np.uint8).reshape(-1, 8)
+        bits = np.unpackbits(chunk, axis=1, bitorder="little")[:, :n_labels]
+        rows, labels = np.nonzero(bits)  # row by row, labels ascending within a row
+        row_parts.append(rows + start)
+        label_parts.append(labels)
+    ptr = np.zeros(masks.size + 1, dtype=np.intp)
+    if not row_parts:
+        return ptr, np.zeros(0, dtype=np.intp)
+    np.cumsum(np.bincount(np.concatenate(row_parts), minlength=masks.size), out=ptr[1:])
+    return ptr, np.concatenate(label_parts).astype(np.intp, copy=False)
 
 
 def _masks(indptr: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -131,13 +156,8 @@ def _masks(indptr: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 def _first_codes(indptr: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes of the rows' sets (labels < 64) in order of first appearance, and each code's
-    first row: in one pass by :mod:`._firstcodes` when it is built (on the benchmark's
-    270,000 rows 2.0 ms against numpy's 3.4, and without the GIL), else by numpy
-    (:func:`_masks`, :func:`_codes_of_keys`)."""
-    if _firstcodes is not None:
-        return _firstcodes.sets(
-            np.require(indptr, np.intp, "CA"), np.require(labels, np.intp, "CA")
-        )
+    first row: each row's bit mask (:func:`_masks`), the masks numbered
+    (:func:`_codes_of_keys`)."""
     return _codes_of_keys(_masks(indptr, labels))
 
 

@@ -8,7 +8,7 @@ frozenset; an empty set is a coded value, not missing.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -16,10 +16,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .._core import tuning
 from .._core.setcodes import dedupe_sets, gather_rows, union_by_key
 from .._core.tuning import direct_codes_fit
-from .._threads import started
 from ..errors import (
     ColumnNotFoundError,
     DuplicateRatingError,
@@ -31,15 +29,15 @@ from ..errors import (
 from .sets import (
     ElementForm,
     check_sep,
+    check_text,
+    first_with_missing,
     form_of,
     from_distinct,
     is_set_cell,
     items_and_lengths,
     missing_in_set_message,
-    reads_in_c,
     text_sets,
 )
-from .strings import short_string_codes
 
 __all__ = [
     "CodedData",
@@ -162,10 +160,7 @@ def _factorize_labels(series: pd.Series, param: str) -> tuple[np.ndarray, pd.Ind
         fast = _small_int_codes(series.to_numpy())
         if fast is not None:
             return fast[0], pd.Index(fast[1])
-    else:
-        text = short_string_codes(series)
-        if text is not None:
-            return text
+    check_text(series, param)
     try:
         codes, uniques = pd.factorize(series, sort=is_sortable(series))
     except TypeError:
@@ -196,7 +191,7 @@ def is_sortable(series: pd.Series) -> bool:
 
 def _to_set(x: Any, column: Hashable) -> frozenset:
     try:
-        return x if isinstance(x, frozenset) else frozenset(x)
+        return x if type(x) is frozenset else frozenset(x)
     except TypeError as exc:
         raise ValueTypeError(
             f"`value` column {column!r} holds a set with unhashable elements: {x!r}"
@@ -428,13 +423,9 @@ def prepare(
     column, as an Arrow list column, as delimited strings (``sep=``), or one label per row
     (``on_duplicate="union"`` merges the rows of a (unit, coder) cell into one set; a row
     holding an empty set keeps the cell an explicit empty set). A missing element inside a
-    set raises :class:`~pandas_agree.errors.MissingInSetError`.
-
-    On frames of :data:`~pandas_agree._core.tuning.PARALLEL_MIN_ROWS` rows or more whose
-    value column is coded mostly outside the GIL (Arrow and string columns, and lists, sets
-    and arrays read without the C accelerator), the unit and coder columns are coded on one
-    extra thread meanwhile (none when one CPU is available); the result and the errors are
-    the same.
+    set raises :class:`~pandas_agree.errors.MissingInSetError`; Arrow text that is not valid
+    UTF-8, in any of the three columns, raises :class:`~pandas_agree.errors.ValueTypeError`.
+    The unit and coder columns are read first: their errors come before the value column's.
 
     Returns
     -------
@@ -445,18 +436,11 @@ def prepare(
         raise InvalidParameterError(
             f"`on_duplicate` must be one of {list(_ON_DUPLICATE)}, got {on_duplicate!r}"
         )
+    unit_codes, units = _factorize_labels(data[unit], "unit")
+    coder_codes, coders = _factorize_labels(data[coder], "coder")
     raw = data[value]
-    labels = started(
-        lambda: (_factorize_labels(data[unit], "unit"), _factorize_labels(data[coder], "coder")),
-        _overlaps(raw),
-    )
-    try:
-        sep = check_sep(sep)
-        form, pre = _set_form(raw, sep, scalars_as_sets, on_duplicate == "union")
-    except Exception:
-        _raise_first(labels)  # an error in the unit or coder column comes first, as in turn
-        raise
-    (unit_codes, units), (coder_codes, coders) = labels()
+    sep = check_sep(sep)
+    form, pre = _set_form(raw, sep, scalars_as_sets, on_duplicate == "union")
     if form is not None:
         return _prepare_sets(
             form, raw, unit_codes, coder_codes, units, coders, on_duplicate, categories
@@ -473,34 +457,6 @@ def prepare(
         scalars_as_sets,
         sep,
     )
-
-
-def _overlaps(raw: pd.Series) -> bool:
-    """Whether the unit and coder columns are worth coding on a second thread while ``raw``
-    (the value column) is coded: a large column whose coding leaves the GIL free for long
-    (Arrow and string columns), or lists, sets and arrays read by the pure-Python passes
-    (measured on benchmarks/bench_sets.py: lists 2-4 ms faster). Not an object column of
-    hashable cells, nor one the C reader takes: it and ``pd.factorize`` hold the GIL
-    throughout and the thread would only wait (frozensets 1-2 ms slower, lists read in C
-    3-5 ms slower).
-    """
-    if len(raw) < tuning.PARALLEL_MIN_ROWS:
-        return False
-    if raw.dtype != object:
-        return True
-    if reads_in_c():
-        return False
-    first = next((x for x in raw.iloc[:100] if x is not None and x is not np.nan), None)
-    return isinstance(first, (list, set, np.ndarray))
-
-
-def _raise_first(labels: Callable[[], Any]) -> None:
-    """Raise the error of the unit and coder columns' coding, if any, without chaining the
-    value column's error to it (the two are unrelated)."""
-    try:
-        labels()
-    except Exception as error:
-        raise error from None
 
 
 def _deduplicate(
@@ -596,7 +552,7 @@ def _set_form(
     Arrow list columns, delimited strings, unhashable cells (lists, sets, arrays) and every
     column merged by ``on_duplicate="union"`` go through the set encoder. An object column
     of hashable cells (frozensets, tuples, scalars) is coded once by :func:`pd.factorize`
-    instead, and its distinct values are classified afterwards (the faster road).
+    instead, and its distinct values are classified afterwards (one hash per row).
     """
     form, pre = form_of(raw, sep, scalars_as_sets or union)
     if form is not None:
@@ -720,11 +676,9 @@ def _check_missing_in_distinct(
     column: Hashable,
 ) -> None:
     """Refuse a set with a missing element (checked once per distinct set)."""
-    flat, lengths = items_and_lengths(domain)
-    bad = pd.isna(flat)
-    if not bad.any():
+    code = first_with_missing(domain)
+    if code is None:
         return
-    code = int(np.repeat(np.arange(len(domain)), lengths)[np.argmax(bad)])
     at = int(np.argmax(value_codes == code))
     raise MissingInSetError(
         missing_in_set_message(

@@ -1,19 +1,19 @@
 """Set-valued columns in every shape they arrive in, as element form (CSR of label codes).
 
-The feeders below read a value column and return :class:`ElementForm`: which rows hold a
+The readers below take a value column and return :class:`ElementForm`: which rows hold a
 rating, and for each of them the codes of its labels. :mod:`pandas_agree._core.setcodes`
 then merges and deduplicates the sets; :func:`pandas_agree.data.prepare.prepare` is the one caller.
 
 =========================================  =============================================
-shape of the value column                  feeder
+shape of the value column                  reader
 =========================================  =============================================
 Arrow list column (``pd.ArrowDtype``)      :func:`from_arrow` (``pyarrow.compute``)
-Python lists, tuples, sets, numpy arrays   :func:`from_objects` (read in C)
+Python lists, tuples, sets, numpy arrays   :func:`from_objects` (iteration, ``pd.factorize``)
 delimited strings with ``sep=``            :func:`from_strings` (Arrow or ``str.split``)
 distinct hashable values (frozensets)      :func:`from_distinct` (work on distinct values)
 =========================================  =============================================
 
-Rules, the same on every road:
+Rules, the same for every shape:
 
 * a missing cell (NaN, None, ``pd.NA``, a null list) is a missing rating;
 * an empty set (``frozenset()``, ``[]``, an empty Arrow list, ``""`` with ``sep=``) is a coded
@@ -26,21 +26,23 @@ Rules, the same on every road:
   and the command line: a cell written in brackets is a JSON list (``"[]"`` the empty set),
   other text is split at ``sep``, and without ``sep`` a text that looks like several
   labels is refused; ``sep=False`` reads every text as one label.
+* a cell's items are what iterating it gives (its ``len()`` is never trusted for that);
+* Arrow text that is not valid UTF-8 raises :class:`~pandas_agree.errors.ValueTypeError`
+  naming the column and the row.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Hashable, Mapping
+import operator
+from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._core import tuning
 from .._core.setcodes import gather_rows
-from .._threads import started
 from ..errors import (
     AmbiguousValuesError,
     InvalidParameterError,
@@ -48,13 +50,14 @@ from ..errors import (
     MixedValueTypesError,
     ValueTypeError,
 )
-from . import strings as shortstrings
 
 __all__ = [
     "SEPARATOR_HINTS",
     "ElementForm",
     "check_sep",
     "check_separators",
+    "check_text",
+    "first_with_missing",
     "form_of",
     "from_arrow",
     "from_distinct",
@@ -65,7 +68,6 @@ __all__ = [
     "items_and_lengths",
     "likely_separator",
     "missing_in_set_message",
-    "reads_in_c",
     "text_sets",
     "to_frozensets",
 ]
@@ -74,20 +76,14 @@ __all__ = [
 SEPARATOR_HINTS = (";", ",", "|", "/")
 
 _SET_TYPES = (set, frozenset, list, tuple, np.ndarray)
-# Cells that are sets whatever their content (an array may be 0-d: see is_set_cell).
-_PLAIN_SETS = (set, frozenset, list, tuple)
-# Cell types of a column whose missing cells are all None (found by identity).
-_PLAIN_SETS_OR_NONE = frozenset({*_PLAIN_SETS, type(None)})
-
-try:  # the optional C accelerator (see _read_in_c; setup.py builds it when it can)
-    from .. import _cells
-except ImportError:  # pragma: no cover - built wherever a C compiler is at hand
-    _cells = None
-
-try:  # the loop behind Series.explode (see _explode)
-    from pandas._libs.reshape import explode as _pandas_explode
-except ImportError:  # pragma: no cover - present in pandas 0.25 to 3.1
-    _pandas_explode = None
+# The built-in collections, exactly (not subclasses).
+_PLAIN_SETS = frozenset({set, frozenset, list, tuple})
+_NONE = type(None)
+# Types whose len() is the number of items iterating them gives (numpy arrays of one or more
+# dimensions: the length of the first), so their items can be counted without reading them.
+_COUNTED = _PLAIN_SETS | {np.ndarray}
+_COUNTED_OR_NONE = _COUNTED | {_NONE}
+_END = object()
 
 
 @dataclass(frozen=True)
@@ -141,6 +137,90 @@ def is_arrow_list(series: pd.Series) -> bool:
         or pa.types.is_fixed_size_list(kind)
         or any(is_view(kind) for is_view in views if is_view is not None)
     )
+
+
+def check_text(series: pd.Series, param: str = "value") -> None:
+    """Refuse an Arrow-backed column whose text is not valid UTF-8.
+
+    Arrow strings are bytes that claim to be UTF-8; bytes that are not (an array built from
+    binary data without validation) would fail only when a label is read back. Checked
+    once per column (``validate(full=True)``, a pass over the bytes in C); the error names
+    the column and the first row holding such text.
+
+    Raises
+    ------
+    ValueTypeError
+        Naming ``param``, the column and the row.
+    """
+    dtype = series.dtype
+    if isinstance(dtype, pd.StringDtype):
+        if dtype.storage != "pyarrow":
+            return
+    elif not isinstance(dtype, pd.ArrowDtype) or not _holds_text(dtype.pyarrow_dtype):
+        return
+    try:
+        import pyarrow as pa
+    except ImportError:  # Arrow-backed data come with pyarrow (tests hide it)
+        return
+    arr = pa.array(series.array)
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if _valid(arr):
+        return
+    good, bad = 0, len(arr)  # rows [0, good) hold valid text, rows [0, bad) do not
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        good, bad = (mid, bad) if _valid(_text_of(arr.slice(0, mid))) else (good, mid)
+    row = bad - 1
+    shown = ""
+    if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
+        binary = pa.binary() if pa.types.is_string(arr.type) else pa.large_binary()
+        shown = f": {arr.slice(row, 1).view(binary)[0].as_py()!r}"
+    raise ValueTypeError(
+        f"`{param}` column {series.name!r} holds Arrow text that is not valid UTF-8 at row "
+        f"{row} (index {series.index[row]!r}){shown}; decode the bytes with their real "
+        "encoding first"
+    )
+
+
+def _holds_text(kind: Any) -> bool:
+    """Whether an Arrow type is text, or lists or a dictionary of text."""
+    import pyarrow as pa
+
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return True
+    if getattr(pa.types, "is_string_view", lambda _: False)(kind):  # pyarrow 16
+        return True
+    if pa.types.is_dictionary(kind):
+        return _holds_text(kind.value_type)
+    value_type = getattr(kind, "value_type", None)  # list types
+    return value_type is not None and _holds_text(value_type)
+
+
+def _text_of(arr: Any) -> Any:
+    """The strings an Arrow array of text, lists of text or a dictionary holds, in one
+    array (a slice of a list array keeps its whole child array)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    while not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        if pa.types.is_dictionary(arr.type):
+            arr = arr.dictionary_decode()
+        elif getattr(arr.type, "value_type", None) is not None:
+            arr = pc.list_flatten(arr)
+        else:  # string views: validated as a whole
+            break
+    return arr
+
+
+def _valid(arr: Any) -> bool:
+    import pyarrow as pa
+
+    try:
+        arr.validate(full=True)
+    except pa.ArrowInvalid:
+        return False
+    return True
 
 
 def _factorize_elements(flat: np.ndarray) -> tuple[np.ndarray, pd.Index]:
@@ -234,39 +314,11 @@ def _plain_items(flat: Any) -> Any:
 
 def _encoded(flat: Any) -> tuple[np.ndarray, list]:
     """Codes of an Arrow array's items in order of first appearance (-1 for a null), and the
-    distinct items.
-
-    Strings of at most 7 bytes without nulls are numbered in C
-    (:func:`pandas_agree.data.prepare.strings.first_codes`: 540,000 labels in 2 ms). Otherwise
-    :func:`pyarrow.compute.dictionary_encode`: a large array of strings is encoded in two
-    halves at once (the kernel releases the GIL), the second half's dictionary then mapped
-    onto the first's: the same codes, in half the time on two cores (see
-    :data:`~pandas_agree._core.tuning.PARALLEL_MIN_LABELS`).
-    """
-    import pyarrow as pa
+    distinct items (:func:`pyarrow.compute.dictionary_encode`)."""
     import pyarrow.compute as pc
 
-    text = pa.types.is_string(flat.type) or pa.types.is_large_string(flat.type)
-    if text and not flat.null_count:
-        numbered = shortstrings.first_codes(flat, c_only=True)
-        if numbered is not None:
-            return numbered[0], shortstrings.strings_of(numbered[1])
-    half = len(flat) // 2
-    parallel = text and half >= tuning.PARALLEL_MIN_LABELS // 2
-    second = started(lambda: pc.dictionary_encode(flat.slice(half)), parallel)
-    first = pc.dictionary_encode(flat.slice(0, half) if parallel else flat)
-    codes = _indices(first)
-    labels = first.dictionary.to_pylist()
-    if not parallel:
-        return codes, labels
-    rest = second()
-    at = pc.index_in(rest.dictionary, value_set=first.dictionary).fill_null(-1)
-    at = at.to_numpy(zero_copy_only=False).astype(np.intp)
-    new = at < 0
-    at[new] = len(labels) + np.arange(np.count_nonzero(new), dtype=np.intp)
-    rest_codes = np.append(at, -1)[_indices(rest)]  # a null's -1 picks the appended -1
-    labels += rest.dictionary.filter(pa.array(new)).to_pylist()
-    return np.concatenate([codes, rest_codes]), labels
+    encoded = pc.dictionary_encode(flat)
+    return _indices(encoded), encoded.dictionary.to_pylist()
 
 
 def _indices(encoded: Any) -> np.ndarray:
@@ -279,79 +331,67 @@ def _indices(encoded: Any) -> np.ndarray:
 
 def from_objects(
     arr: np.ndarray, scalars_as_sets: bool, column: Hashable, check_strings: bool = True
-) -> ElementForm:
-    """Element form of an object array of lists, tuples, sets, arrays (and scalars).
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of an object column of lists, tuples, sets, arrays (and scalars) into its
+    distinct sets, as for a column of hashable cells.
+
+    A cell's items are what iterating it gives: the items of every present cell go into one
+    object array (:func:`itertools.chain`) and are coded by :func:`pandas.factorize`, so
+    items compare as Python compares them (``b"cd"`` stays apart from ``"cd"``, ``2.5``
+    from ``2``); the rows' sets are then told apart by
+    :func:`~pandas_agree._core.setcodes.dedupe_sets`. A built-in list, tuple, set or
+    frozenset, or a numpy array, is counted by ``len()`` (for them the number of items
+    iteration gives); any other collection (a subclass, a deque, a Series) is first read
+    into a tuple, so a ``len()`` that disagrees with its iteration cannot move an item to
+    another cell. One-dimensional numpy arrays of strings or objects are joined by one
+    :func:`numpy.concatenate` (their strings as ``str``); other arrays are iterated (a
+    ``datetime64`` item stays a ``datetime64``).
 
     Scalars count as one-element sets when ``scalars_as_sets``; otherwise a column mixing
     sets and scalars raises :class:`~pandas_agree.errors.MixedValueTypesError`. With
     ``check_strings``, a scalar string that looks like several labels raises
     :class:`~pandas_agree.errors.AmbiguousValuesError` (see :func:`check_separators`).
 
-    The cells are read by the C accelerator when it is built and knows every cell
-    (:func:`_read_in_c`), otherwise by the general passes (lists by pandas' explode loop,
-    numpy arrays of strings through ``tolist``, other cells by :func:`itertools.chain`).
-    Either way the labels are the cells' own items, coded by :func:`pandas.factorize`:
-    ``b"cd"`` stays apart from ``"cd"`` and ``2.5`` from ``2``.
+    Returns
+    -------
+    codes : ndarray of intp
+        One per cell, -1 for a missing cell.
+    distinct : ndarray of object
+        The distinct sets as frozensets, in order of first appearance (as tuples of the
+        items when an item is missing, which the caller refuses).
+
+    Examples
+    --------
+    >>> cells = np.empty(4, dtype=object)
+    >>> cells[:] = [["a", "b"], None, ("b", "a"), []]
+    >>> codes, distinct = from_objects(cells, False, "value")
+    >>> codes.tolist(), [sorted(s) for s in distinct]
+    ([0, -1, 0, 1], [['a', 'b'], []])
     """
-    read_in_c = _read_in_c(arr)
-    if read_in_c is not None:
-        present, flat, lengths = read_in_c
-        return ElementForm(present, *_coded(flat, lengths))
     present, vals, kinds = _present_cells(arr)
-    read = None
-    if kinds == {list}:
-        read = _explode(vals)
-    elif kinds == {np.ndarray}:
-        read = _string_arrays(vals)
-    if read is not None:
-        flat, lengths = read
-    else:
-        if not all(issubclass(t, _PLAIN_SETS) for t in kinds):
-            vals = _scalars_as_sets(vals, scalars_as_sets, column, check_strings)
-        flat, lengths = items_and_lengths(vals)
-    return ElementForm(present, *_coded(flat, lengths))
-
-
-def _coded(flat: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, pd.Index]:
-    """CSR of the cells whose items are ``flat`` and lengths ``lengths``: row pointers,
-    label codes, and the labels."""
-    labels, domain = _factorize_elements(flat)
-    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
-    np.cumsum(lengths, out=indptr[1:])
-    return indptr, labels, domain
-
-
-def reads_in_c() -> bool:
-    """Whether lists, tuples, sets and object arrays are read by the C accelerator
-    :mod:`pandas_agree._cells` (built with the package when a C compiler was at hand)."""
-    return _cells is not None
-
-
-def _read_in_c(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Which cells are present, the items of the present cells and their lengths, read by
-    the C accelerator :mod:`pandas_agree._cells`; None without it, or when a cell is
-    anything but None, a float NaN, a list, tuple, set, frozenset or 1-d object array (the
-    general passes then read the column, by every rule).
-
-    The items are the cells' own objects, as the general passes give them: a lists column
-    then costs about what a frozenset column does.
-    """
-    if _cells is None:
-        return None
-    return _cells.read(np.require(arr, dtype=object, requirements="A"))
+    read = _text_arrays(vals) if kinds == {np.ndarray} else None
+    if read is None:
+        cells = vals if kinds <= _PLAIN_SETS else _plain_cells(
+            vals, scalars_as_sets, column, check_strings
+        )
+        read = _items_coded(cells)
+    codes = np.full(arr.size, -1, dtype=np.intp)
+    codes[present] = read[0]
+    return codes, read[1]
 
 
 def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
     """Which cells are present, the present cells, and their types.
 
-    A column of plain sets and None finds its missing cells by identity, a pass that
-    opens no cell (``!= None``; no ndarray there, whose ``!=`` compares items); any other
+    One pass takes every cell's type; a column of built-in collections, numpy arrays and
+    None then finds its missing cells among the types (no cell opened again); any other
     column by :func:`pandas.isna`, after which the present cells' types are taken again.
     """
-    kinds = set(map(type, arr))
-    if kinds <= _PLAIN_SETS_OR_NONE:
-        present = np.not_equal(arr, None)
-        kinds.discard(type(None))
+    types = np.fromiter(map(type, arr), dtype=object, count=arr.size)
+    kinds = set(pd.unique(types).tolist())
+    if kinds <= _COUNTED_OR_NONE:  # no cell of these types is missing but None
+        present = types != _NONE
+        kinds.discard(_NONE)
         return present, (arr if present.all() else arr[present]), kinds
     present = ~pd.isna(arr)
     if present.all():
@@ -360,11 +400,132 @@ def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
     return present, vals, set(map(type, vals))
 
 
-def items_and_lengths(
-    cells: Any, read: Callable[[Any], Any] | None = None
+def _items_coded(cells: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of ``cells`` (of the types in ``_COUNTED``) by their sets of items, and the
+    distinct sets (frozensets); with a missing item, the distinct cells as tuples of their
+    items, the missing item kept as it is (refused by the caller, which names its row)."""
+    flat, lengths = _flat_items(cells)
+    labels, domain = _factorize_elements(flat)
+    if labels.size and labels.min() < 0:
+        tuples = np.fromiter(map(tuple, cells), dtype=object, count=len(cells))
+        codes, distinct = pd.factorize(tuples)
+        return codes.astype(np.intp, copy=False), np.asarray(distinct, dtype=object)
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return distinct_sets(indptr, labels, domain)
+
+
+def _text_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and distinct sets (frozensets) of 1-d numpy arrays of strings or objects, all
+    joined by one :func:`numpy.concatenate`; None for other arrays, or when an item is
+    missing (the tuples then keep it as it is, for the error message)."""
+    kinds = {dtype.kind for dtype in set(map(operator.attrgetter("dtype"), cells))}
+    if not kinds <= {"U", "O"}:
+        return None  # concatenate would turn a datetime64[ns] item into an int
+    lengths = _lengths(cells)
+    try:
+        flat = np.concatenate(list(cells)) if cells.size else np.zeros(0, dtype=object)
+    except ValueError:  # a 0-d array, or arrays of several dimensions
+        return None
+    if flat.shape != (int(lengths.sum()),):
+        return None
+    labels, domain = _factorize_elements(flat.astype(object, copy=False))
+    if labels.size and labels.min() < 0:
+        return None
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return distinct_sets(indptr, labels, domain)
+
+
+def distinct_sets(
+    indptr: np.ndarray, labels: np.ndarray, label_domain: pd.Index
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every item of ``cells`` (collections, each read through ``read`` when given) in one
-    object array, and each cell's length: two passes in C.
+    """Codes of element-form rows by their sets, and the distinct sets as frozensets.
+
+    Examples
+    --------
+    >>> codes, sets = distinct_sets(np.array([0, 2, 3, 5]), np.array([0, 1, 1, 1, 0]),
+    ...                             pd.Index(["a", "b"]))
+    >>> codes.tolist(), [sorted(s) for s in sets]
+    ([0, 1, 0], [['a', 'b'], ['b']])
+    """
+    from .._core.setcodes import dedupe_sets
+
+    codes, set_ptr, set_labels = dedupe_sets(indptr, labels, len(label_domain))
+    elements = label_domain.to_numpy(dtype=object)
+    sets = np.empty(set_ptr.size - 1, dtype=object)
+    sets[:] = [frozenset(elements[set_labels[a:b]]) for a, b in itertools.pairwise(set_ptr)]
+    return codes, sets
+
+
+def _plain_cells(
+    vals: np.ndarray, scalars_as_sets: bool, column: Hashable, check_strings: bool
+) -> list:
+    """``vals`` (present cells) as collections of the types in ``_COUNTED``: a scalar as a
+    one-element tuple (after the checks :func:`from_objects` names), any other collection
+    read into a tuple (by iteration)."""
+    is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
+    if not is_set.all():
+        scalars = vals[~is_set]
+        bad = next((x for x in scalars if not _hashable(x)), None)
+        if bad is not None:
+            raise ValueTypeError(
+                f"`value` column {column!r} holds an unhashable value {bad!r}; values must be "
+                "scalars or sets (set, frozenset, list, tuple, numpy array)"
+            )
+        if is_set.any() and not scalars_as_sets:
+            raise MixedValueTypesError(
+                f"`value` column {column!r} mixes sets (e.g. {vals[is_set][0]!r}) and "
+                f"scalars (e.g. {scalars[0]!r}); use a set distance (a scalar then counts as "
+                "a one-element set) or make every value a set"
+            )
+        if check_strings:  # text follows text_sets: "[...]" is a JSON list, "a;b" is refused
+            read, has_sets = text_sets(scalars, None, column, as_sets=True)
+            if has_sets:
+                vals = vals.copy()
+                vals[~is_set] = read
+                is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
+    return [
+        x if type(x) in _COUNTED else tuple(x) if s else (x,)
+        for x, s in zip(vals, is_set.tolist())
+    ]
+
+
+def _lengths(cells: Any) -> np.ndarray:
+    """``len()`` of each of ``cells``; refused when their sum would overflow an index."""
+    lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
+    total = lengths.sum(dtype=np.float64)
+    if total >= 2.0**62:  # the integer sum would wrap around
+        raise ValueTypeError(
+            f"`value` holds sets of {total:.3g} labels in all, more than an array can index"
+        )
+    return lengths
+
+
+def _flat_items(cells: Any, lengths: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Every item of ``cells`` (of the types in ``_COUNTED``, whose ``len()`` counts their
+    items; ``lengths`` when known) in one object array, and each cell's length: two passes
+    in C. A cell that changed between the passes (another thread) raises."""
+    if lengths is None:
+        lengths = _lengths(cells)
+    parts = itertools.chain.from_iterable(cells)
+    try:
+        flat = np.fromiter(parts, dtype=object, count=int(lengths.sum()))
+    except ValueError:  # fewer items than the lengths said
+        flat = None
+    if flat is None or next(parts, _END) is not _END:
+        raise ValueTypeError(
+            "`value` changed while it was read (a set gained or lost items); read it again"
+        )
+    return flat, lengths
+
+
+def items_and_lengths(cells: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Every item of ``cells`` (collections) in one object array, and each cell's length.
+
+    The items are what iterating each cell gives: a cell other than a built-in list,
+    tuple, set, frozenset or numpy array is read into a tuple first, whatever its ``len()``
+    says.
 
     Examples
     --------
@@ -372,94 +533,9 @@ def items_and_lengths(
     >>> flat.tolist(), lengths.tolist()
     (['a', 'b', 'c'], [2, 0, 1])
     """
-    lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
-    if lengths.sum(dtype=np.float64) >= 2.0**62:  # the integer sum would wrap around
-        raise ValueTypeError(
-            f"`value` holds sets of {lengths.sum(dtype=np.float64):.3g} labels in all, more "
-            "than an array can index"
-        )
-    parts = itertools.chain.from_iterable(cells if read is None else map(read, cells))
-    return np.fromiter(parts, dtype=object, count=int(lengths.sum())), lengths
-
-
-def _scalars_as_sets(
-    vals: np.ndarray, scalars_as_sets: bool, column: Hashable, check_strings: bool
-) -> np.ndarray:
-    """``vals`` (present cells) with every scalar wrapped as a one-element set, after the
-    checks :func:`from_objects` names."""
-    is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
-    bad = next((x for x in vals[~is_set] if not _hashable(x)), None)
-    if bad is not None:
-        raise ValueTypeError(
-            f"`value` column {column!r} holds an unhashable value {bad!r}; values must be "
-            "scalars or sets (set, frozenset, list, tuple, numpy array)"
-        )
-    if is_set.any() and not is_set.all() and not scalars_as_sets:
-        raise MixedValueTypesError(
-            f"`value` column {column!r} mixes sets (e.g. {vals[is_set][0]!r}) and scalars "
-            f"(e.g. {vals[~is_set][0]!r}); use a set distance (a scalar then counts as a "
-            "one-element set) or make every value a set"
-        )
-    if check_strings:  # text follows text_sets: "[...]" is a JSON list, "a;b" is refused
-        read, has_sets = text_sets(vals[~is_set], None, column, as_sets=True)
-        if has_sets:
-            vals = vals.copy()
-            vals[~is_set] = read
-            is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
-    wrapped = np.empty(vals.size, dtype=object)
-    wrapped[:] = [x if s else (x,) for x, s in zip(vals, is_set.tolist())]
-    return wrapped
-
-
-def _explode(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The items of the lists ``cells`` in one object array, and each list's length; None
-    when pandas has no such loop, or it does not work as relied on here (the caller's
-    general pass then reads the lists).
-
-    The loop is pandas' own, behind :meth:`pandas.Series.explode` (whose result pandas 3
-    would convert to its string dtype, doubling the cost), a third faster than the two
-    passes of the standard library. It marks an empty list with one NaN item, taken out
-    again here.
-    """
-    if _pandas_explode is None:  # pragma: no cover - present in pandas 0.25 to 3.1
-        return None
-    try:
-        flat, lengths = _pandas_explode(cells)
-        lengths = np.asarray(lengths).astype(np.intp, copy=False)
-    except Exception:  # pragma: no cover - a private loop that changed
-        return None
-    if lengths.shape != cells.shape or flat.shape != (int(lengths.sum()),):
-        return None  # pragma: no cover - a private loop that changed
-    ones = np.flatnonzero(lengths == 1)  # an empty list: one item, missing
-    at = np.cumsum(lengths)[ones] - 1
-    missing = pd.isna(flat[at])
-    if missing.any():
-        ones, at = ones[missing], at[missing]
-        empty = np.fromiter(map(len, cells[ones]), dtype=np.intp, count=ones.size) == 0
-        if empty.any():
-            keep = np.ones(flat.size, dtype=bool)
-            keep[at[empty]] = False
-            flat = flat[keep]
-            lengths = lengths.copy()
-            lengths[ones[empty]] = 0
-    return flat, lengths
-
-
-def _string_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The items of the numpy arrays ``cells`` and their lengths, or None unless every
-    item is a ``str``.
-
-    ``tolist`` reads an array four times faster than iterating it, but it turns a typed
-    array's items into Python scalars (a ``datetime64[ns]`` item into an ``int``), so only
-    strings are taken from it; other arrays (and 0-d ones) take the general pass.
-    """
-    try:
-        flat, lengths = items_and_lengths(cells, np.ndarray.tolist)
-    except TypeError:  # a 0-d array has no length
-        return None
-    if pd.api.types.infer_dtype(flat, skipna=False) not in ("string", "empty"):
-        return None
-    return flat, lengths
+    if not set(map(type, cells)) <= _COUNTED:
+        cells = [x if type(x) in _COUNTED else tuple(x) for x in cells]
+    return _flat_items(cells)
 
 
 def is_set_cell(x: Any) -> bool:
@@ -485,6 +561,15 @@ def is_set_cell(x: Any) -> bool:
     return hasattr(kind, "__getitem__") and hasattr(kind, "__len__")
 
 
+def _coded(flat: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, pd.Index]:
+    """CSR of the cells whose items are ``flat`` and lengths ``lengths``: row pointers,
+    label codes, and the labels."""
+    labels, domain = _factorize_elements(flat)
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return indptr, labels, domain
+
+
 def from_distinct(
     present: np.ndarray, codes: np.ndarray, distinct: np.ndarray, column: Hashable
 ) -> ElementForm:
@@ -494,6 +579,8 @@ def from_distinct(
     """
     flat, lengths = items_and_lengths([x if is_set_cell(x) else (x,) for x in distinct])
     ptr, labels, domain = _coded(flat, lengths)
+    if (lengths == 1).all():  # one label per row (exploded rows): no row pointers to gather
+        return ElementForm(present, np.arange(codes.size + 1), labels[codes], domain)
     indptr, row_labels = gather_rows(ptr, labels, codes)
     return ElementForm(present, indptr, row_labels, domain)
 
@@ -520,8 +607,7 @@ def from_strings(series: pd.Series, sep: str) -> ElementForm:
 
     def as_listed() -> ElementForm:  # "[...]" cells are JSON lists (see text_sets)
         cells, _ = text_sets(vals.to_numpy(dtype=object), sep, series.name, as_sets=True)
-        form = from_objects(cells, False, series.name, check_strings=False)
-        return ElementForm(present, form.indptr, form.labels, form.label_domain)
+        return ElementForm(present, *_coded(*_flat_items(list(cells))))
 
     try:
         import pyarrow as pa
@@ -530,10 +616,8 @@ def from_strings(series: pd.Series, sep: str) -> ElementForm:
         if len(vals) and vals.astype(object).str.contains("[", regex=False).any():
             return as_listed()
         split = vals.astype(object).str.split(sep, regex=False).to_numpy()
-        lists = np.empty(split.size, dtype=object)
-        lists[:] = [[p.strip() for p in parts if p.strip()] for parts in split]
-        form = from_objects(lists, False, series.name, check_strings=False)
-        return ElementForm(present, form.indptr, form.labels, form.label_domain)
+        lists = [[p.strip() for p in parts if p.strip()] for parts in split]
+        return ElementForm(present, *_coded(*_flat_items(lists)))
     if text_dtype:  # Arrow-backed text (pandas' default string dtype): no conversion
         arr = pa.array(vals)
         if isinstance(arr, pa.ChunkedArray):
@@ -595,8 +679,10 @@ def form_of(
     (lists, sets, arrays) go through the encoder: ``(form, None)``. An object column of
     hashable cells (frozensets, tuples, scalars) is coded once by :func:`pandas.factorize`
     instead, its distinct values classified afterwards (the faster road): ``(None, (codes,
-    distinct))``, codes -1 for missing cells. Other dtypes: ``(None, None)``.
+    distinct))``, codes -1 for missing cells. Other dtypes: ``(None, None)``. Arrow text
+    that is not valid UTF-8 raises (:func:`check_text`).
     """
+    check_text(raw)
     if is_arrow_list(raw):
         return from_arrow(raw), None
     if isinstance(sep, str):
@@ -607,7 +693,7 @@ def form_of(
     try:
         codes, uniques = pd.factorize(arr)
     except TypeError:  # lists, sets, arrays: unhashable cells
-        return from_objects(arr, scalars_as_sets, raw.name, check_strings=sep is None), None
+        return None, from_objects(arr, scalars_as_sets, raw.name, check_strings=sep is None)
     return None, (codes.astype(np.intp, copy=False), np.asarray(uniques, dtype=object))
 
 
@@ -618,34 +704,56 @@ def to_frozensets(
     units: pd.Series | None = None,
     coders: pd.Series | None = None,
 ) -> pd.Series:
-    """``raw`` with every set as a frozenset (missing cells NaN), for hashing (dask partitions).
+    """``raw`` with every set as a frozenset (missing cells NaN), for hashing (dask chunks).
 
-    Columns that need no encoding come back unchanged, as do hashable object columns (their
-    frozensets are checked for missing elements).
+    Columns that need no encoding come back unchanged. A set with a missing element raises
+    :class:`~pandas_agree.errors.MissingInSetError` with the message of
+    :func:`pandas_agree.data.prepare.prepare`, naming the unit and coder of a row that holds
+    it (``units`` and ``coders``: the label columns of ``raw``'s rows).
     """
-    from .._core.setcodes import dedupe_sets
+    def where(row: int) -> tuple[Any, Any]:
+        return tuple(None if col is None else col.iloc[row] for col in (units, coders))
 
-    form, _ = form_of(raw, sep, scalars_as_sets)
-    if form is None:
+    form, pre = form_of(raw, sep, scalars_as_sets)
+    if form is not None:
+        present_rows = np.flatnonzero(form.present)
+        if form.labels.size and form.labels.min() < 0:
+            at = int(np.searchsorted(form.indptr, int(np.argmax(form.labels < 0)), "right")) - 1
+            row = present_rows[at]
+            raise MissingInSetError(missing_in_set_message(raw.name, *where(row), raw.iloc[row]))
+        codes, sets = distinct_sets(form.indptr, form.labels, form.label_domain)
+        out = np.full(raw.size, np.nan, dtype=object)
+        out[present_rows] = sets[codes]
+        return pd.Series(out, index=raw.index, name=raw.name, dtype=object)
+    return raw if pre is None else _sets_frozen(raw, *pre, where)
+
+
+def _sets_frozen(raw: pd.Series, codes: np.ndarray, distinct: np.ndarray, where: Any) -> pd.Series:
+    """``raw`` (coded as ``codes`` into ``distinct``) with its sets (frozensets, tuples,
+    lists, ...) as frozensets, scalars as they are; a set with a missing element raises,
+    naming its first row."""
+    is_set = np.fromiter(map(is_set_cell, distinct), dtype=bool, count=distinct.size)
+    if not is_set.any():
         return raw
-    present_rows = np.flatnonzero(form.present)
-    if form.labels.size and form.labels.min() < 0:
-        at = int(np.searchsorted(form.indptr, int(np.argmax(form.labels < 0)), side="right")) - 1
-        row = present_rows[at]
+    which = np.flatnonzero(is_set)
+    sets = np.empty(which.size, dtype=object)
+    sets[:] = [x if type(x) is frozenset else frozenset(x) for x in distinct[which]]
+    bad = first_with_missing(sets)
+    if bad is not None:
+        row = int(np.argmax(codes == which[bad]))
         raise MissingInSetError(
-            missing_in_set_message(
-                raw.name,
-                None if units is None else units.iloc[row],
-                None if coders is None else coders.iloc[row],
-                raw.iloc[row],
-            )
+            missing_in_set_message(raw.name, *where(row), set(sets[bad]))
         )
-    codes, set_ptr, set_labels = dedupe_sets(form.indptr, form.labels, form.n_labels)
-    elements = form.label_domain.to_numpy(dtype=object)
-    sets = np.empty(set_ptr.size - 1, dtype=object)
-    sets[:] = [frozenset(elements[set_labels[a:b]]) for a, b in itertools.pairwise(set_ptr)]
+    first_row = int(np.argmax(codes == which[0]))
+    if raw.iloc[first_row] is distinct[which[0]] and all(  # raw holds these very frozensets
+        a is b for a, b in zip(sets, distinct[which])
+    ):
+        return raw
+    normalised = distinct.copy()
+    normalised[which] = sets
     out = np.full(raw.size, np.nan, dtype=object)
-    out[present_rows] = sets[codes]
+    present = codes >= 0
+    out[present] = normalised[codes[present]]
     return pd.Series(out, index=raw.index, name=raw.name, dtype=object)
 
 
@@ -774,6 +882,21 @@ def text_sets(
     arr[positions] = [read.get(t, t) for t in arr[positions]]
     has_sets = bool(bracketed.any()) or (isinstance(sep, str) and bool(plain.size))
     return arr, has_sets
+
+
+def first_with_missing(sets: Any) -> int | None:
+    """Position of the first of ``sets`` (collections) holding a missing element, or None.
+
+    Examples
+    --------
+    >>> first_with_missing([frozenset({"a"}), frozenset({"b", None})])
+    1
+    """
+    flat, lengths = items_and_lengths(sets)
+    bad = pd.isna(flat)
+    if not bad.any():
+        return None
+    return int(np.repeat(np.arange(len(lengths)), lengths)[np.argmax(bad)])
 
 
 def check_separators(distinct: Any, column: Hashable) -> None:

@@ -161,7 +161,9 @@ def _missing_in_groups(
             x is None or (isinstance(x, float) and np.isnan(x)) or x is pd.NA for x in cell
         ):
             return MissingInSetError(
-                missing_in_set_message(value, data[unit].iloc[row], data[coder].iloc[row], cell)
+                missing_in_set_message(
+                    value, data[unit].iloc[row], data[coder].iloc[row], set(cell)
+                )
             )
     return None
 

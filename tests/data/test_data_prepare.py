@@ -288,3 +288,101 @@ def test_tuples_and_frozensets_are_the_same_sets():
     assert (res.n_units, res.n_values, res.observed) == (2, 2, 0.0)
     with pytest.raises(MixedValueTypesError, match="mixes sets"):
         pa.alpha(df, "nominal")
+
+
+# --- Arrow-backed text in the label and value columns ------------------------------------------
+
+# Strings with what can go wrong in bytes: empty, prefixes of others, multi-byte UTF-8, a
+# combining character, a zero byte inside, surrounding spaces, and a long one.
+WORDS = ["", "a", "ab", "abc", "b", "ba", "\u00e9", "e\u0301", "\u65e5\u672c", "a\x00", "a\x00b",
+         "1234567", "12345678", "NA", " a", "a ", "a label longer than a machine word"]
+
+
+def _arrow_text_dtypes():
+    pyarrow = pytest.importorskip("pyarrow")
+    return [
+        pd.StringDtype("pyarrow"),
+        pd.ArrowDtype(pyarrow.string()),
+        pd.ArrowDtype(pyarrow.large_string()),
+    ]
+
+
+def _sorted_codes(words: list[str]) -> tuple[list[int], list[str]]:
+    """Codes into the sorted distinct strings, from the definition (Python's order of str;
+    plain Python, not pandas: pandas 2.2's object factorize cuts strings at a zero byte)."""
+    labels = sorted(set(words))
+    code = {w: i for i, w in enumerate(labels)}
+    return [code[w] for w in words], labels
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_arrow_text_label_columns_code_as_sorted_strings(seed):
+    """Unit and coder columns of Arrow-backed text: codes into the sorted distinct strings,
+    the labels kept in the column's dtype; sliced and chunked arrays alike."""
+    from pandas_agree.data.prepare import prepare
+
+    pyarrow = pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(seed)
+    words = [WORDS[i] for i in rng.integers(0, len(WORDS), 300)]
+    for dtype in _arrow_text_dtypes():
+        kind = pyarrow.large_string() if "large" in str(dtype) else pyarrow.string()
+        chunked = pyarrow.chunked_array([pyarrow.array(words[:100], kind),
+                                         pyarrow.array(words[100:], kind)])
+        columns = {
+            "plain": pd.Series(words, dtype=dtype),
+            "sliced": pd.Series(words * 2, dtype=dtype).iloc[150:450].reset_index(drop=True),
+            "chunked": pd.Series(pd.arrays.ArrowExtensionArray(chunked)),
+        }
+        for name, coders in columns.items():
+            df = pd.DataFrame({"unit": np.arange(300) // 3, "coder": coders, "value": 1})
+            coded = prepare(df, on_duplicate="first")
+            codes, labels = _sorted_codes(coders.tolist())
+            keep = ~pd.Series(list(zip(df["unit"], codes))).duplicated().to_numpy()
+            assert coded.coders.tolist() == labels, (dtype, name)
+            assert coded.coder_codes.tolist() == np.asarray(codes)[keep].tolist(), (dtype, name)
+            if name != "chunked":
+                assert coded.coders.dtype == coders.dtype, (dtype, name)
+
+
+def test_alpha_is_the_same_with_arrow_and_object_coder_labels():
+    """A coder column of Arrow strings gives the alpha of the same column as objects:
+    Krippendorff (2011), section C, nominal alpha 0.743."""
+    pytest.importorskip("pyarrow")
+    df = KRIPP()
+    as_object = df.assign(coder=df["coder"].astype(str).astype(object))
+    for dtype in _arrow_text_dtypes():
+        as_arrow = df.assign(coder=df["coder"].astype(str).astype(dtype))
+        for distance in ("nominal", "interval"):
+            assert pa.alpha(as_arrow, distance).alpha == pa.alpha(as_object, distance).alpha
+        assert pa.alpha(as_arrow, "nominal").alpha == pytest.approx(0.743, abs=5e-4)
+
+
+def _invalid_text(pyarrow, data: list):
+    """An Arrow string array over bytes that are not UTF-8 (built without validation)."""
+    return pyarrow.array(data, pyarrow.binary()).view(pyarrow.string())
+
+
+@pytest.mark.parametrize("column", ["unit", "coder", "value"])
+def test_arrow_text_that_is_not_utf8_is_a_typed_error_naming_the_column(column):
+    """Arrow strings holding bytes that are not UTF-8 (0xff): a ValueTypeError naming the
+    column and the row, in whichever column they are, as scalars, in lists or split by
+    `sep` (a bare UnicodeDecodeError or ArrowInvalid before)."""
+    pyarrow = pytest.importorskip("pyarrow")
+    df = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": ["x", "y"] * 2,
+                       "value": pd.Series(["a", "b", "a", "b"], dtype="string[pyarrow]")})
+    bad = _invalid_text(pyarrow, [b"a", b"b", b"\xffa", b"a"])
+    renamed_columns = {"unit": "item", "coder": "annotator", "value": "labels"}
+    renamed = renamed_columns[column]
+    shapes = {"text": (pd.Series(pd.arrays.ArrowExtensionArray(bad)), {})}
+    if column == "value":
+        lists = pyarrow.ListArray.from_arrays(pyarrow.array([0, 1, 2, 3, 4], pyarrow.int32()),
+                                              bad)
+        shapes["list"] = (pd.Series(pd.arrays.ArrowExtensionArray(lists)), {})
+        shapes["sep"] = (shapes["text"][0], {"sep": ";"})
+    for shape, (series, kwargs) in shapes.items():
+        frame = df.assign(**{column: series}).rename(columns=renamed_columns)
+        distance = "nominal" if shape == "text" and column == "value" else "masi"
+        with pytest.raises(ValueTypeError, match=rf"`{column}` column '{renamed}' holds Arrow "
+                           r"text that is not valid UTF-8 at row 2 \(index 2\)"):
+            pa.alpha(frame, distance, unit="item", coder="annotator", value="labels",
+                     **kwargs)

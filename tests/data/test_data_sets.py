@@ -66,7 +66,7 @@ def shapes(df: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, dict]]:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_every_shape_gives_the_brute_force_alpha(seed, cells_reader, key_numbering):
+def test_every_shape_gives_the_brute_force_alpha(seed):
     df = random_set_frame(seed)
     expected = alpha_by_definition(df, masi)
     reference = pa.alpha(df, "masi")
@@ -127,7 +127,7 @@ def test_lists_with_repeats_and_order_are_sets():
 
 
 @pytest.mark.parametrize("n_labels", [6, 200])
-def test_dedupe_sets_against_frozensets(n_labels, key_numbering):
+def test_dedupe_sets_against_frozensets(n_labels):
     rng = np.random.default_rng(n_labels)
     for _ in range(50):
         lengths = rng.integers(0, 6, int(rng.integers(1, 40)))
@@ -595,13 +595,11 @@ def test_unhashable_label_in_a_list_is_an_error():
         pa.alpha(df, "jaccard")
 
 
-def test_error_of_the_unit_column_comes_first_and_alone(monkeypatch):
-    """Label columns are coded on a second thread for large value columns: a bad unit
-    column still wins over a bad value column or `sep`, with no chained traceback."""
-    from pandas_agree._core import tuning
+def test_error_of_the_unit_column_comes_first_and_alone():
+    """The label columns are read first: a bad unit column wins over a bad value column or
+    `sep`, with no chained traceback."""
     from pandas_agree.errors import InvalidParameterError
 
-    monkeypatch.setattr(tuning, "PARALLEL_MIN_ROWS", 4)
     df = pd.DataFrame({"unit": [1.0, np.nan, 2.0, 2.0], "coder": ["a", "b"] * 2,
                        "value": pd.Series([["x"], ["x", None], ["y"], ["y"]],
                                           dtype=pd.ArrowDtype(pyarrow.list_(pyarrow.string())))})
@@ -612,7 +610,7 @@ def test_error_of_the_unit_column_comes_first_and_alone(monkeypatch):
 
 
 @pytest.mark.parametrize("make", [pd.Series, collections.deque], ids=["Series", "deque"])
-def test_other_collections_are_sets_on_every_road(make):
+def test_other_collections_are_sets(make):
     """A Series or deque of labels is a set of labels, whether its labels are one character
     long or longer (an earlier design read the two kinds of row differently)."""
     for labels in (["a", "b"], ["ab", "cd"]):
@@ -654,11 +652,10 @@ class _Labels(_OldStyle, collections.abc.Sequence):
     ids=["dict_values", "Sequence", "old-style", "Series-index", "deque", "str"],
 )
 @pytest.mark.parametrize("one_char", [False, True])
-def test_odd_cells_read_alike_with_and_without_pyarrow(odd, one_char, cells_reader, monkeypatch):
+def test_odd_cells_read_alike_with_and_without_pyarrow(odd, one_char, monkeypatch):
     """pyarrow reads any sequence as a list; `is_set_cell` says the same of every sequence
-    but a string, on either road (found in review: dict_values and Sequence cells were sets
-    with pyarrow and labels without it; a Series with its own index raised KeyError). With
-    one-character labels the rows are also checked in Python."""
+    but a string, with or without pyarrow (dict_values and Sequence cells are sets, a Series
+    with its own index is read by iteration, not by its index labels)."""
     from pandas_agree.data.sets import is_set_cell
 
     cell = odd()
@@ -711,7 +708,7 @@ def test_callable_weights_receive_the_labels_as_they_are():
     assert seen == {int}
 
 
-# --- lists flattened by pandas' explode loop, arrays through tolist (issue 15, session 5) ----
+# --- lists, tuples, sets and arrays: items by iteration ----------------------------------
 
 
 def _cells(values) -> np.ndarray:
@@ -720,27 +717,10 @@ def _cells(values) -> np.ndarray:
     return out
 
 
-def test_pandas_explode_loop_is_read_as_relied_on():
-    """The loop behind Series.explode marks an empty list with one NaN item; `_explode`
-    takes the marks out and keeps a real missing item (which the caller refuses)."""
-    from pandas_agree.data import sets as setvalues
-
-    if setvalues._pandas_explode is None:  # pragma: no cover - a pandas that moved it
-        pytest.skip("pandas has no explode loop at pandas._libs.reshape")
-    cells = _cells([["a", "b"], [], ["c"], [np.nan], [None, "d"], [], ["e", "e"]])
-    read = setvalues._explode(cells)
-    assert read is not None  # the loop is there and does what it did
-    flat, lengths = read
-    items = [x for c in cells for x in c]  # the definition: every item, in order
-    assert lengths.tolist() == [len(c) for c in cells]
-    assert len(flat) == len(items)
-    assert all(a is b for a, b in zip(flat, items))
-
-
 @pytest.mark.parametrize("seed", range(4))
-def test_list_cells_with_every_kind_of_missing_cell(seed, cells_reader):
+def test_list_cells_with_every_kind_of_missing_cell(seed):
     """Lists (empty ones, repeats) beside None, NaN and pd.NA cells give alpha from the
-    definition, read in C, by pandas' loop and by the standard library's passes alike."""
+    definition."""
     rng = np.random.default_rng(seed)
     labels = ["a", "b", "c", "NA", ""]
     cells = []
@@ -759,7 +739,7 @@ def test_list_cells_with_every_kind_of_missing_cell(seed, cells_reader):
 
 
 @pytest.mark.parametrize("missing", [None, np.nan, float("nan")])
-def test_a_missing_item_in_a_list_is_refused(missing, cells_reader):
+def test_a_missing_item_in_a_list_is_refused(missing):
     for bad in ([missing], ["a", missing]):
         df = pd.DataFrame({"unit": [0, 0, 1, 1], "coder": ["x", "y"] * 2})
         df["value"] = pd.Series(_cells([["a"], [], None, bad]), dtype=object)
@@ -767,7 +747,7 @@ def test_a_missing_item_in_a_list_is_refused(missing, cells_reader):
             pa.alpha(df, "masi")
 
 
-def test_scalars_among_lists_are_one_element_sets_or_an_error(cells_reader):
+def test_scalars_among_lists_are_one_element_sets_or_an_error():
     """A float that is no NaN (or a string) among lists is a label, never a missing cell."""
     cells = [["a"], 2.5, np.nan, ["a", 2.5], "b", ["b"], None, [2.5]]
     df = pd.DataFrame({"unit": np.repeat(np.arange(4), 2), "coder": ["x", "y"] * 4})
@@ -795,7 +775,7 @@ def test_scalars_among_lists_are_one_element_sets_or_an_error(cells_reader):
     ],
     ids=["object", "str", "int", "datetime64"],
 )
-def test_numpy_array_cells_of_every_dtype(make, cells_reader):
+def test_numpy_array_cells_of_every_dtype(make):
     """Arrays of strings are read through tolist; other arrays keep their items as numpy
     yields them (tolist would turn datetime64[ns] into integers)."""
     raw = [["ab", "c"], ["ab"], [], ["c"], None, ["ab", "ddd"], ["c"], ["c"]]
@@ -813,27 +793,25 @@ def test_numpy_array_cells_of_every_dtype(make, cells_reader):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_arrow_labels_encoded_in_two_halves_match_first_appearance(seed, monkeypatch):
-    """Labels of a large Arrow list column are dictionary-encoded in two halves at once;
-    the codes must be those of first appearance over the whole column, as written here,
-    with labels new in the second half, null items (code -1) and empty strings."""
-    from pandas_agree._core import tuning
+def test_arrow_labels_are_coded_by_first_appearance(seed):
+    """Labels of an Arrow list column: the codes are those of first appearance over the
+    whole column, as written here, with labels that come late, null items (code -1) and
+    empty strings."""
     from pandas_agree.data import sets as setvalues
 
-    monkeypatch.setattr(tuning, "PARALLEL_MIN_LABELS", 4)
     rng = np.random.default_rng(seed)
     pool = ["a", "b", "", "ccc", "\u00e9", "late1", "late2", None]
     n = 60
     items = [pool[int(i)] for i in rng.integers(0, 5, n)]  # first half: early labels only
     items += [pool[int(i)] for i in rng.integers(0, len(pool), n)]
-    flat = pyarrow.array(items, type=pyarrow.string())
-    codes, labels = setvalues._encoded(flat)
     seen: dict = {}
     for x in items:
         if x is not None:
             seen.setdefault(x, len(seen))
-    assert labels == list(seen)
-    assert codes.tolist() == [-1 if x is None else seen[x] for x in items]
+    for kind in (pyarrow.string(), pyarrow.large_string()):
+        codes, labels = setvalues._encoded(pyarrow.array(items, type=kind))
+        assert labels == list(seen) and all(type(x) is str for x in labels)
+        assert codes.tolist() == [-1 if x is None else seen[x] for x in items]
     for n_items in (0, 1, 9):  # tiny arrays: one half may be empty
         few = pyarrow.array(items[-n_items:] if n_items else [], type=pyarrow.string())
         got_codes, got_labels = setvalues._encoded(few)
@@ -869,17 +847,11 @@ def _arrow_lists_in_every_layout():
     }
 
 
-@pytest.mark.parametrize("min_labels", [None, 2], ids=["one piece", "halves"])
 @pytest.mark.parametrize("layout", list(_arrow_lists_in_every_layout()))
-def test_arrow_list_layouts_read_as_their_python_lists(layout, min_labels, monkeypatch,
-                                                       key_numbering):
-    """Every layout, its labels encoded in one piece or in two halves at once, numbered in
-    C or by pyarrow (missing rows that hold items, at the ends too, must be left out)."""
-    from pandas_agree._core import tuning
+def test_arrow_list_layouts_read_as_their_python_lists(layout):
+    """Every layout (missing rows that hold items, at the ends too, must be left out)."""
     from pandas_agree.data.sets import from_arrow
 
-    if min_labels is not None:
-        monkeypatch.setattr(tuning, "PARALLEL_MIN_LABELS", min_labels)
     arr = _arrow_lists_in_every_layout()[layout]
     rows = arr.to_pylist()  # the definition: what each row holds
     form = from_arrow(pd.Series(arr, dtype=pd.ArrowDtype(arr.type)))
@@ -891,7 +863,7 @@ def test_arrow_list_layouts_read_as_their_python_lists(layout, min_labels, monke
     assert got == [r for r in rows if r is not None]
 
 
-# --- found in review of session 5's work (all older than it) --------------------------------
+# --- Arrow list columns: items that are not plain labels -----------------------------------
 
 
 def test_nan_in_an_arrow_float_list_is_a_missing_element():
@@ -947,19 +919,317 @@ def test_list_view_columns_are_lists():
     assert pa.alpha(df, "jaccard").alpha == pytest.approx(pa.alpha(as_sets, "jaccard").alpha)
 
 
-@pytest.mark.parametrize(
-    "changed",
-    [lambda cells: 1 / 0, lambda cells: (np.array([], dtype=object), np.zeros(1, np.int64))],
-    ids=["raises", "other shapes"],
-)
-def test_a_changed_pandas_explode_loop_falls_back(changed, monkeypatch):
-    """The loop is private to pandas: if it ever fails or answers in other shapes, the
-    lists take the general pass and the number stays right."""
-    from pandas_agree.data import sets as setvalues
+@pytest.mark.parametrize("offsets", [None, b""], ids=["no offsets buffer", "empty one"])
+def test_lists_of_an_empty_string_array_without_offsets(offsets):
+    """Arrow allows a length-0 string array without offsets (Java IPC writers make them)."""
+    from pandas_agree.data.sets import from_arrow
 
-    df = random_set_frame(3)
-    as_lists = df.assign(value=[None if v is None else sorted(v) for v in df["value"]])
+    empty = pyarrow.StringArray.from_buffers(
+        0, None if offsets is None else pyarrow.py_buffer(offsets), pyarrow.py_buffer(b"")
+    )
+    lists = pyarrow.ListArray.from_arrays(pyarrow.array([0, 0, 0], pyarrow.int32()), empty)
+    form = from_arrow(pd.Series(pd.arrays.ArrowExtensionArray(lists)))
+    assert form.present.tolist() == [True, True] and form.indptr.tolist() == [0, 0, 0]
+    assert form.labels.size == 0
+
+
+# --- every kind of cell, read as the definition reads it -------------------------------------
+
+
+class _MyList(list):
+    pass
+
+
+class _LongList(list):
+    """A list whose len() says one item more than iterating it gives."""
+
+    def __len__(self):
+        return super().__len__() + 1
+
+
+class _ShortList(list):
+    """A list whose len() says one item fewer than iterating it gives."""
+
+    def __len__(self):
+        return max(super().__len__() - 1, 0)
+
+
+class _ShortTuple(tuple):
+    __slots__ = ()
+
+    def __len__(self):
+        return max(super().__len__() - 1, 0)
+
+
+class _ShortFrozenset(frozenset):
+    __slots__ = ()
+
+    def __len__(self):
+        return max(super().__len__() - 1, 0)
+
+
+def _objects(values) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+_LABELS = ["a", "b", "NA", "", "ab;cd", 2, 2.5, True, b"a", np.str_("b"), ("t", 1)]
+
+# Cells that are sets of labels (drawn from _LABELS), or missing.
+_SET_CELLS = {
+    "list": lambda xs: list(xs),
+    "tuple": lambda xs: tuple(xs),
+    "set": lambda xs: set(xs),
+    "frozenset": lambda xs: frozenset(xs),
+    "object array": lambda xs: _objects(xs),
+    "strided object array": lambda xs: _objects([y for x in xs for y in (x, "skipped")])[::2],
+    "None": lambda xs: None,
+    "NaN": lambda xs: float("nan"),
+}
+# Other collections (read by iteration, whatever their len() says) and missing cells.
+_OTHER_SETS = {
+    "str array": lambda xs: np.array([str(x) for x in xs], dtype=str),
+    "int array": lambda xs: np.arange(len(xs)),
+    "list subclass": lambda xs: _MyList(xs),
+    "list longer by len": lambda xs: _LongList(xs),
+    "list shorter by len": lambda xs: _ShortList(xs),
+    "tuple shorter by len": lambda xs: _ShortTuple(xs),
+    "Series": lambda xs: pd.Series(list(xs), dtype=object),
+    "deque": lambda xs: collections.deque(xs),
+    "numpy NaN": lambda xs: np.float64("nan"),
+    "pd.NA": lambda xs: pd.NA,
+}
+# Scalars (one-element sets, or an error) and cells that are errors.
+_SCALARS = {
+    "2-d object array": lambda xs: _objects(xs).reshape(1, -1),
+    "0-d array": lambda xs: np.array("a"),
+    "str": lambda xs: "a",
+    "int": lambda xs: 3,
+    "float": lambda xs: 2.5,
+    "dict": lambda xs: dict.fromkeys(xs),
+}
+
+
+def _column(rng, makers) -> np.ndarray:
+    cells = []
+    for _ in range(40):
+        make = makers[int(rng.integers(0, len(makers)))]
+        k = int(rng.integers(0, 4))
+        cells.append(make([_LABELS[i] for i in rng.integers(0, len(_LABELS), k)]))
+    return _objects(cells)
+
+
+def _hashable(x) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+def _read_by_definition(column: np.ndarray, scalars_as_sets: bool):
+    """Which cells are present and the items of each present one (``list(cell)``, or
+    ``[cell]`` for a scalar), or the type of the error the column must raise."""
+    from pandas_agree.data.sets import is_set_cell
+    from pandas_agree.errors import MixedValueTypesError
+
+    def missing(c):
+        return c is None or c is pd.NA or (isinstance(c, float) and np.isnan(c))
+
+    present = [not missing(c) for c in column]
+    cells = [c for c in column if not missing(c)]
+    is_set = [is_set_cell(c) for c in cells]
+    scalars = [c for c, s in zip(cells, is_set) if not s]
+    if any(not _hashable(c) for c in scalars):
+        return ValueTypeError
+    if scalars and any(is_set) and not scalars_as_sets:
+        return MixedValueTypesError
+    rows = [list(c) if s else [c] for c, s in zip(cells, is_set)]
+    if any(not _hashable(x) for row in rows for x in row):
+        return ValueTypeError
+    return present, [frozenset(row) for row in rows]
+
+
+@pytest.mark.parametrize("scalars_as_sets", [False, True])
+@pytest.mark.parametrize("seed", range(40))
+def test_from_objects_reads_every_kind_of_cell_by_definition(seed, scalars_as_sets):
+    """Random columns of every kind of cell: the present cells and the set of items of each
+    (by iteration, whatever a cell's len() says), or the error the definition calls for."""
+    from pandas_agree.data.sets import from_objects
+
+    rng = np.random.default_rng(seed)
+    makers = list(_SET_CELLS.values())
+    if seed % 3:
+        makers += list(_OTHER_SETS.values())
+    if seed % 3 == 2:
+        makers += list(_SCALARS.values())
+    column = _column(rng, makers)
+    want = _read_by_definition(column, scalars_as_sets)
+    if isinstance(want, type):
+        with pytest.raises(want):
+            from_objects(column, scalars_as_sets, "value", check_strings=False)
+        return
+    codes, distinct = from_objects(column, scalars_as_sets, "value", check_strings=False)
+    rows = [frozenset(distinct[c]) for c in codes if c >= 0]
+    assert ((codes >= 0).tolist(), rows) == want
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_MyList, _LongList, _ShortList, _ShortTuple, _ShortFrozenset, collections.deque],
+    ids=["list subclass", "len too long", "len too short", "tuple subclass",
+         "frozenset subclass", "deque"],
+)
+def test_a_len_that_disagrees_with_iteration_moves_no_item(make):
+    """A collection whose len() is not the number of items iterating it gives: its items
+    stay in its own cell (the alpha of the definition), beside plain lists or alone."""
+    cells = [["A", "B"], ["A"], ["B", "C"], ["C"], ["A", "C"], ["A", "C"]]
+    for odd_rows in ([1, 2], range(6)):
+        values = [make(c) if i in odd_rows else c for i, c in enumerate(cells)]
+        df = pd.DataFrame({"unit": [0, 0, 1, 1, 2, 2], "coder": ["x", "y"] * 3})
+        df["value"] = pd.Series(_objects(values), dtype=object)
+        as_sets = df.assign(value=[frozenset(c) for c in cells])
+        expected = alpha_by_definition(as_sets, jaccard)
+        assert pa.alpha(df, "jaccard").alpha == pytest.approx(expected, abs=1e-12)
+        assert pa.alpha(df, "jaccard", on_duplicate="union").alpha == pytest.approx(
+            expected, abs=1e-12
+        )
+
+
+def _unaligned(cells: list) -> np.ndarray:
+    """An object column whose pointers are not aligned (a field of a packed record)."""
+    records = np.zeros(len(cells), dtype=np.dtype([("pad", "u1"), ("cell", object)]))
+    records["cell"] = _objects(cells)
+    column = records["cell"]
+    assert not column.flags.aligned
+    return column
+
+
+def test_unaligned_columns_and_cells_are_read():
+    from pandas_agree.data.sets import from_objects
+
+    for column in (_unaligned([["a", "b"], None, ("c",)]),
+                   _objects([["a", "b"], None, _unaligned(["c"])])):
+        codes, distinct = from_objects(column, False, "value")
+        assert codes.tolist() == [0, -1, 1]
+        assert [sorted(x) for x in distinct] == [["a", "b"], ["c"]]
+
+
+def test_more_items_than_an_array_can_index_are_refused():
+    """Cells of 2**59 items each (a broadcast view costs no memory): their total would
+    overflow an index, so the column is refused before any item is read."""
+    from pandas_agree.data.sets import from_objects
+
+    huge = np.broadcast_to(_objects(["a"]), (2**59,))
+    for column in (_objects([huge] * 16), _objects([huge] * 15 + [["a"]])):
+        with pytest.raises(ValueTypeError, match="more than an array can index"):
+            from_objects(column, False, "value")
+
+
+# --- set rows numbered by first appearance (dedupe_sets) ---------------------------------------
+
+
+def _codes_by_definition(indptr, labels):
+    """Codes of the rows' sets by first appearance, and the distinct sets, in Python."""
+    seen: dict[frozenset, int] = {}
+    codes = []
+    for a, b in itertools.pairwise(indptr.tolist()):
+        codes.append(seen.setdefault(frozenset(labels[a:b].tolist()), len(seen)))
+    return codes, [sorted(s) for s in seen]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_dedupe_sets_numbers_rows_by_first_appearance(seed):
+    """Random rows with repeats and empty rows, from few distinct sets to thousands, labels
+    up to 63 (one bit mask per row) and beyond (rows compared as integer rows)."""
+    rng = np.random.default_rng(seed)
+    n_labels = int(rng.choice([1, 2, 5, 12, 40, 64, 200]))
+    n_rows = int(rng.choice([1, 7, 300, 5000]))
+    lengths = rng.integers(0, int(rng.integers(0, 8)) + 1, n_rows)
+    indptr = np.zeros(n_rows + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    labels = rng.integers(0, n_labels, int(indptr[-1])).astype(np.intp)
+    codes, set_ptr, set_labels = dedupe_sets(indptr, labels, n_labels)
+    want_codes, want_sets = _codes_by_definition(indptr, labels)
+    assert codes.tolist() == want_codes
+    assert [set_labels[a:b].tolist() for a, b in itertools.pairwise(set_ptr)] == want_sets
+
+
+def test_dedupe_sets_of_many_distinct_sets_and_high_labels():
+    """50,000 distinct sets of labels 0..63 in random order, each seen twice; and every
+    subset of labels 48..63, whose bit masks differ only in their high bits."""
+    rng = np.random.default_rng(0)
+    for masks in (np.unique(rng.integers(0, 2**63, 50_000, dtype=np.uint64)),
+                  (rng.permutation(2**16).astype(np.uint64) << np.uint64(48))):
+        masks = np.concatenate([masks, masks[::-1]])
+        bits = (masks[:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
+        rows, labels = np.nonzero(bits)
+        indptr = np.zeros(masks.size + 1, dtype=np.intp)
+        np.cumsum(np.bincount(rows, minlength=masks.size), out=indptr[1:])
+        codes, _, _ = dedupe_sets(indptr, labels.astype(np.intp), 64)
+        half = masks.size // 2
+        assert np.array_equal(codes[:half], np.arange(half))
+        assert np.array_equal(codes[half:], np.arange(half)[::-1])
+
+
+def test_dedupe_sets_reads_any_integer_arrays():
+    """The caller's arrays may be int32, strided, start past label 0, or be read-only."""
+    indptr = np.array([0, 2, 3, 5, 5], dtype=np.int32)
+    labels = np.repeat(np.array([1, 0, 2, 0, 1], dtype=np.int64), 2)[::2]
+    labels.flags.writeable = False
+    codes, ptr, lab = dedupe_sets(indptr, labels, 3)
+    assert codes.tolist() == [0, 1, 0, 2]
+    assert ptr.tolist() == [0, 2, 3, 3] and lab.tolist() == [0, 1, 2]
+    codes, ptr, lab = dedupe_sets(np.array([1, 3, 5, 5]), np.array([5, 1, 2, 1, 2, 9]), 10)
+    assert codes.tolist() == [0, 0, 1] and ptr.tolist() == [0, 2, 2]
+
+
+# --- the same error on dask as on pandas ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [frozenset({"x", None}), ("x", None), ["x", None], {"x", float("nan")}, "arrow"],
+    ids=["frozenset", "tuple", "list", "set with NaN", "Arrow list"],
+)
+def test_missing_element_names_the_unit_on_dask_as_on_pandas(cell):
+    """A set with a missing element: dask raises pandas' error, naming the unit and coder
+    (dask read hashable sets by their value domain, which names no unit)."""
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    import pandas_agree.frontends.dask as pa_dask
+
+    df = pd.DataFrame({"unit": [1, 1, 2, 2], "coder": ["a", "b"] * 2})
+    if cell == "arrow":
+        df["value"] = pd.Series([["x"], ["x", None], ["y"], ["y"]],
+                                dtype=pd.ArrowDtype(pyarrow.list_(pyarrow.string())))
+    else:
+        df["value"] = pd.Series(_objects([frozenset({"x"}), cell, frozenset({"y"}),
+                                          frozenset({"y"})]), dtype=object)
+    with pytest.raises(MissingInSetError, match="unit 1, coder 'b'") as on_pandas:
+        pa.alpha(df, "masi")
+    with dask.config.set({"dataframe.convert-string": False}):
+        for npartitions in (1, 2):
+            with pytest.raises(MissingInSetError) as on_dask:
+                pa_dask.alpha(dd.from_pandas(df, npartitions=npartitions), "masi")
+            assert str(on_dask.value) == str(on_pandas.value)
+
+
+def test_tuples_beside_frozensets_are_sets_on_dask():
+    """Equal sets written as a tuple and a frozenset are one value on dask, as on pandas."""
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    import pandas_agree.frontends.dask as pa_dask
+
+    df = random_set_frame(4)
+    mixed = df.assign(value=_objects([
+        v if v is None or i % 2 else tuple(sorted(v)) for i, v in enumerate(df["value"])
+    ]))
     expected = alpha_by_definition(df, masi)
-    monkeypatch.setattr(setvalues, "_cells", None)  # the loop is the road without C
-    monkeypatch.setattr(setvalues, "_pandas_explode", changed)
-    assert pa.alpha(as_lists, "masi").alpha == pytest.approx(expected, abs=1e-12)
+    assert pa.alpha(mixed, "masi").alpha == pytest.approx(expected, abs=1e-12)
+    with dask.config.set({"dataframe.convert-string": False}):
+        got = pa_dask.alpha(dd.from_pandas(mixed, npartitions=3), "masi")
+    assert got.alpha == pytest.approx(expected, abs=1e-12)
