@@ -65,12 +65,7 @@ def prepare_categorical(
         if isinstance(dtype, pd.CategoricalDtype):
             categories = list(dtype.categories)
     coded = prepare(
-        data,
-        unit=unit,
-        coder=coder,
-        value=value,
-        on_duplicate=on_duplicate,
-        categories=categories,
+        data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate, categories=categories
     )
     if categories is None:
         return coded, coded.values, coded.value_codes

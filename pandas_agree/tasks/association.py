@@ -248,12 +248,7 @@ def dice_association(
     check_columns(data, unit=unit, coder=coder, value=value)
     element_weights = _resolve_weights(data, value, weights)
     coded = prepare(
-        data,
-        unit=unit,
-        coder=coder,
-        value=value,
-        on_duplicate=on_duplicate,
-        scalars_as_sets=True,
+        data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate, scalars_as_sets=True
     )
     first, second = _pair(coded, coders)
     ca, cb, both = paired_codes(
