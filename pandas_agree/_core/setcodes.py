@@ -150,7 +150,8 @@ def _masks(indptr: np.ndarray, labels: np.ndarray) -> np.ndarray:
     masks = np.zeros(indptr.size - 1, dtype=np.uint64)
     nonempty = np.flatnonzero(lengths > 0)
     if nonempty.size:
-        masks[nonempty] = np.bitwise_or.reduceat(bits, indptr[nonempty])
+        # reduceat runs the last row to the end of the array: end it at the last row's end
+        masks[nonempty] = np.bitwise_or.reduceat(bits[: indptr[-1]], indptr[nonempty])
     return masks
 
 

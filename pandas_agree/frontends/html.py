@@ -575,7 +575,7 @@ def report_page(
     >>> page = report_page(pa.datasets.masi_figures(), ["nominal", "masi"], by="figure")
     >>> page
     ReportPage(kind='report', alphas=('nominal', 'masi'), rows=4, items=13 of 13, notes=0)
-    >>> page.labels.loc["x", ["n_ratings", "alpha"]].round(3).tolist()
+    >>> page.labels.loc["x", ["n_ratings", "alpha"]].astype(float).round(3).tolist()
     [9.0, 0.837]
     >>> round(float(page), 3)
     -0.136

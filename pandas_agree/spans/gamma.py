@@ -503,12 +503,12 @@ def gamma(
     >>> res = pa.gamma(spans, beta=2, rng=0)
     >>> round(res.observed, 6)
     0.774667
-    >>> res.alignment.pivot(index="alignment", columns="coder", values="label")
+    >>> res.alignment.pivot(index="alignment", columns="coder", values="label").fillna("-")
     coder           A1       A2       A3
     alignment
     0          Maureen  Maureen  Maureen
     1           Marvin   Marvin   Marvin
-    2           Marvin    Robin      NaN
+    2           Marvin    Robin        -
     3            Robin  Maureen    Robin
     """
     # -- parameters

@@ -1233,3 +1233,15 @@ def test_tuples_beside_frozensets_are_sets_on_dask():
     with dask.config.set({"dataframe.convert-string": False}):
         got = pa_dask.alpha(dd.from_pandas(mixed, npartitions=3), "masi")
     assert got.alpha == pytest.approx(expected, abs=1e-12)
+
+
+def test_set_masks_by_reduceat_end_at_the_last_row(monkeypatch):
+    """The OR route of the set masks (numpy before 2.0 has no popcount; repeated labels take
+    it on every numpy) ends the last row at ``indptr[-1]``, not at the end of the labels."""
+    from pandas_agree._core import setcodes
+
+    monkeypatch.delattr(np, "bitwise_count", raising=False)
+    indptr, labels = np.array([1, 3, 5, 5]), np.array([5, 1, 2, 1, 2, 9])
+    masks = setcodes._masks(indptr, labels)
+    want = [sum(1 << int(x) for x in set(labels[a:b])) for a, b in itertools.pairwise(indptr)]
+    assert masks.tolist() == want
