@@ -49,6 +49,7 @@ def test_the_walk_finds_the_package() -> None:
     assert len(modules) > 60
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", [m for m in _modules() if m not in LEAVING])
 def test_page_names_module(module: str) -> None:
     named = {_as_module(s) for s in _code_spans(PAGE.read_text(encoding="utf-8"))}

@@ -42,6 +42,7 @@ def test_published_values_in_a_report():
     assert res.loc["pooled", "light_kappa"] == pytest.approx(0.459, abs=5e-4)  # kappam.light
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["fleiss_kappa", "conger_kappa", "hubert_kappa", "gwet_ac1"])
 def test_report_cells_equal_direct_calls(name):
     df = _grouped()

@@ -276,6 +276,7 @@ def test_coder_parts_brute_force(rows, distance):
     ),
     st.sampled_from(["interval", "ordinal"]),
 )
+@pytest.mark.slow
 def test_coder_parts_brute_force_numeric(rows, distance):
     df = pd.DataFrame(
         [(u, f"c{j}", v) for u, row in enumerate(rows) for j, v in enumerate(row) if v is not None],
@@ -459,6 +460,7 @@ def _kernels(n_values: int):
 @given(
     st.lists(st.lists(st.integers(0, 5), min_size=1, max_size=6), min_size=1, max_size=8),
 )
+@pytest.mark.slow
 def test_entry_terms_brute_force(units):
     """t_e = sum_k n_uk delta(c, k) / (m_u - 1) by loops over the ratings of each unit,
     against every kernel's entry_terms and against the generic Kernel.entry_terms."""

@@ -134,6 +134,7 @@ def test_missing_coder_value_is_none():
         pytest.param("jaccard", _jaccard, True, id="jaccard-sets"),
     ],
 )
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_ranking_equals_the_coincidence_definition(distance, delta, sets, seed):
     rng = np.random.default_rng(seed)
@@ -330,6 +331,7 @@ def test_span_kinds_and_snippets():
     assert span_disagreements(spans, "overlap")["kind"].tolist() == ["only a", "label"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("match", ["exact", "overlap"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_unmatched_spans_are_what_span_f1_leaves(match, seed):

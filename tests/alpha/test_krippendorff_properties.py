@@ -65,6 +65,7 @@ def test_set_kernels_match_plain_callables(df):
         assert fast == pytest.approx(slow, abs=1e-12), name
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(df=long_data())
 def test_set_nominal_on_singletons_equals_nominal(df):

@@ -173,6 +173,7 @@ def test_coder_first_pairable_rating_past_one_chunk():
     assert pa.alpha(df.iloc[: 2 * n], "nominal").n_coders == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_many_distinct_values_per_unit(seed):
     # Twelve coders, so units hold up to twelve distinct values: past the slot listing,

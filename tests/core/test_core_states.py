@@ -286,6 +286,7 @@ def test_finish_report_leaves_the_callers_dict_alone():
         np.testing.assert_array_equal(d_e, kept[name][1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_report_rows_match_alpha_per_group_on_wide_integers(seed):
     # Differential: random groups of int64 values, some groups near 0, some near 2**62, some

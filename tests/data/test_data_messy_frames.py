@@ -335,6 +335,7 @@ def test_messy_frames_typed_error_or_definition_many(case):
     _check_case(*case)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=messy_frames(missing_in_sets=True))
 def test_missing_inside_sets_raise_missing_in_set_error(case):

@@ -65,6 +65,7 @@ def shapes(df: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, dict]]:
 # --- every route, one number ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_every_shape_gives_the_brute_force_alpha(seed):
     df = random_set_frame(seed)
@@ -85,6 +86,7 @@ def test_every_shape_gives_the_brute_force_alpha(seed):
         pd.testing.assert_frame_equal(frame, before)  # the caller's frame is untouched
 
 
+@pytest.mark.slow
 def test_dask_routes_match():
     dd = pytest.importorskip("dask.dataframe")
     import pandas_agree.frontends.dask as pa_dask
@@ -170,6 +172,7 @@ def _brute_pair_sum(sets, weights, n_c, similarity):
     return total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("route", ["sparse", "heavy", "dense", "tiny-blocks", "subset"])
 def test_pair_sums_against_brute_force(monkeypatch, weighted, route):
@@ -1051,6 +1054,7 @@ def _read_by_definition(column: np.ndarray, scalars_as_sets: bool):
     return present, [frozenset(row) for row in rows]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scalars_as_sets", [False, True])
 @pytest.mark.parametrize("seed", range(40))
 def test_from_objects_reads_every_kind_of_cell_by_definition(seed, scalars_as_sets):
@@ -1156,6 +1160,7 @@ def test_dedupe_sets_numbers_rows_by_first_appearance(seed):
     assert [set_labels[a:b].tolist() for a, b in itertools.pairwise(set_ptr)] == want_sets
 
 
+@pytest.mark.slow
 def test_dedupe_sets_of_many_distinct_sets_and_high_labels():
     """50,000 distinct sets of labels 0..63 in random order, each seen twice; and every
     subset of labels 48..63, whose bit masks differ only in their high bits."""
@@ -1193,6 +1198,7 @@ def test_dedupe_sets_reads_any_integer_arrays():
     [frozenset({"x", None}), ("x", None), ["x", None], {"x", float("nan")}, "arrow"],
     ids=["frozenset", "tuple", "list", "set with NaN", "Arrow list"],
 )
+@pytest.mark.slow
 def test_missing_element_names_the_unit_on_dask_as_on_pandas(cell):
     """A set with a missing element: dask raises pandas' error, naming the unit and coder
     (dask read hashable sets by their value domain, which names no unit)."""

@@ -115,6 +115,7 @@ def _cli_alpha(tmp_path, capsys, frame, flags) -> float | None:
     return float(pd.read_csv(io.StringIO(out), index_col=0).loc["pooled", "masi"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("sep", [None, ";"], ids=["no-sep", "sep"])
 def test_python_and_cli_read_text_cells_alike(tmp_path, capsys, seed, sep):

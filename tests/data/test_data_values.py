@@ -391,6 +391,7 @@ def test_collapsed_integers_say_so_in_the_reason():
     ],
     ids=["int64-1e17", "float-1e200", "uint64-2**63"],
 )
+@pytest.mark.slow
 def test_numeric_range_on_every_route(route, values):
     # Interval .849 (Krippendorff 2011): the shift, the scale and the uint64 spacing of 3
     # change nothing, whichever route computes it.
@@ -463,6 +464,7 @@ def _same(a, b, rel=0.0):
     return a == b if rel == 0 else a == pytest.approx(b, rel=rel, abs=rel)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(df=reliability_data(), shift=st.integers(-(2**62), 2**62))
 def test_interval_shift_invariance_int64(df, shift):
@@ -482,11 +484,13 @@ def test_interval_shift_invariance_int64(df, shift):
     ),
     distance=st.sampled_from(["interval", "ratio"]),
 )
+@pytest.mark.slow
 def test_scale_invariance(df, k, distance):
     scaled = df.assign(value=df["value"].astype(float) * k)
     assert _same(_alpha(scaled, distance), _alpha(df, distance), rel=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(df=reliability_data(st.integers(0, 9)))
 def test_int64_near_1e17_against_fractions(df):

@@ -202,6 +202,7 @@ def _with_examples(code: str) -> str:
     return code
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
 @pytest.mark.parametrize("tool", ["brat", "label_studio"])
 def test_the_export_lines_give_a_table_on_the_bundled_exports(page, tool, capsys):
@@ -222,6 +223,7 @@ def test_the_export_lines_give_a_table_on_the_bundled_exports(page, tool, capsys
         assert table["alpha_masi"].notna().all(), table["reason"].tolist()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
 def test_the_export_commands_give_a_table_on_the_bundled_exports(page, capsys):
     import shlex

@@ -346,6 +346,7 @@ def test_degenerate_data_warns_in_one_line(capsys, tmp_path):
         ([], "required"),
     ],
 )
+@pytest.mark.slow
 def test_user_errors_are_one_line_with_status_2(capsys, tmp_path, csv_file, argv, needle):
     (tmp_path / "notes.txt").write_text("a,b\n")
     (tmp_path / "bad.jsonl").write_text('{"unit": 1\n')

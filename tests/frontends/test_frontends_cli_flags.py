@@ -91,6 +91,7 @@ def test_spans_old_spellings_work_and_warn(capsys):
         ("prodigy.jsonl", "prodigy"),
     ],
 )
+@pytest.mark.slow
 def test_spans_reads_the_format_from_the_path(capsys, example, fmt):
     path = pa.io.example_path(example)
     code, told, err = _run(capsys, "spans", path, "--from", fmt, "--to", "csv")

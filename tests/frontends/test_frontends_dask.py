@@ -151,6 +151,7 @@ def test_weighted_set_distance(sets):
     _assert_same(ours, pa.alpha(sets, "weighted_jaccard", weights=weights))
 
 
+@pytest.mark.slow
 def test_report_matches_pandas(scalars, coder_path):
     ddf = _dask(scalars)
     with warnings.catch_warnings():
@@ -229,6 +230,7 @@ def test_parquet_list_column(sets, tmp_path):
     _assert_same(ddf.agree.alpha("masi"), pa.alpha(sets, "masi"))
 
 
+@pytest.mark.slow
 def test_distributed_client(scalars):
     distributed = pytest.importorskip("distributed")
     with (

@@ -266,6 +266,7 @@ def test_sections_come_in_the_issues_order(studies_html):
     assert parsed.text.index("What was measured") < parsed.text.index("Headline")
 
 
+@pytest.mark.slow
 def test_published_alphas_on_the_page(k2011_page, k2011_html):
     # Krippendorff (2011), section C: nominal 0.743 (113/152), interval 0.849.
     text = k2011_html

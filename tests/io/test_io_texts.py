@@ -101,6 +101,7 @@ def test_attrs_texts_are_the_export_texts(read, texts):
     assert frame.attrs["texts"] == texts()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("read, texts", CASES)
 def test_span_functions_use_the_recorded_texts(read, texts):
     frame, given = read(), texts()

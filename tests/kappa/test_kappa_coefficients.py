@@ -295,6 +295,7 @@ def test_gwet_ac2_published(weights, p_a, p_e, value):
         )
     )
 )
+@pytest.mark.slow
 def test_scott_pi_vs_alpha_exact_relation(pair):
     # Two coders, nominal, no missing data, N units (n = 2N values). Derivation:
     #   D_o = 1 - p_o (each disagreeing unit adds 2 / (m - 1) = 2 to n = 2N),

@@ -104,6 +104,7 @@ def _definition(x: np.ndarray, level: float) -> pd.DataFrame:
     return pd.DataFrame([rows[o] for o in order], index=order, columns=["icc", "ci_low", "ci_high"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("level", [0.9, 0.95])
 def test_random_designs_against_the_definition(seed, level):

@@ -85,6 +85,7 @@ def _write(root, texts, annotations) -> None:
         (root / c / f"{doc}.ann").write_text("\n".join(lines) + ("\n" if lines else ""))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_span_f1_on_discontinuous_brat_matches_bratiaa(tmp_path, seed):
     bratiaa = pytest.importorskip("bratiaa")

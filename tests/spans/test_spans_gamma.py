@@ -382,6 +382,7 @@ def test_gamma_published_pygamma(name, sampler, low, high, n_samples):
         pytest.param(4, 4, 20, id="4-coders-4-units", marks=pytest.mark.slow),
     ],
 )
+@pytest.mark.slow
 def test_best_alignment_is_exhaustive_best(n_coders, most, trials):
     rng = np.random.default_rng(n_coders)
     cat = 1.0 - np.eye(3)

@@ -393,6 +393,7 @@ def random_relations(seed, n_docs=2, n_coders=3, per_coder=5, width=30):
         pytest.param(False, False, True, id="nolabels-allsym"),
     ],
 )
+@pytest.mark.slow
 def test_against_brute_force(seed, match, labels, span_labels, symmetric):
     rel = random_relations(seed)
     table = pa.relation_f1(rel, match, labels=labels, span_labels=span_labels, symmetric=symmetric)
@@ -628,6 +629,7 @@ def brute_alpha_units(spans, rel, span_labels, symmetric):
     return units, coders
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(10))
 @pytest.mark.parametrize("span_labels", [True, False])
 def test_relation_alpha_against_krippendorff(seed, span_labels):

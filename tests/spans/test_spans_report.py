@@ -25,6 +25,7 @@ SPANS = pd.DataFrame(
 U_FAMILY = ["u_alpha", "bar_u_alpha", "cu_alpha", "ku_alpha"]
 
 
+@pytest.mark.slow
 def test_default_columns_are_unchanged():
     table = pa.span_report(SPANS, by_document=True, texts=TEXTS)
     assert list(table.columns) == [
@@ -154,6 +155,7 @@ def _run(capsys, *argv):
     return code, out, err
 
 
+@pytest.mark.slow
 def test_cli_measures(tmp_path, capsys):
     pytest.importorskip("pandas_agree.io")
     _write_brat(tmp_path, SPANS, TEXTS)

@@ -69,6 +69,7 @@ def test_one_default_refuses_overlaps_in_both():
     assert not np.isnan(pooled["f1_exact"])  # the other columns do not need the choice
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_merge_is_the_same_in_both_and_noted(seed):
     spans = _random_overlapping(seed)
@@ -150,6 +151,7 @@ def _random_labelled(seed: int) -> tuple[pd.DataFrame, dict[str, str]]:
     return pd.DataFrame(rows, columns=COLS).drop_duplicates(), texts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(5))
 def test_by_label_rows_are_the_python_pieces(seed):
     spans, texts = _random_labelled(seed)
@@ -178,6 +180,7 @@ def test_by_label_rows_are_the_python_pieces(seed):
         assert row["alpha_masi"] == pytest.approx(brute, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_cli_by_label_is_span_report_by_label(capsys):
     path = pa.io.example_path("brat")
     for by, kwargs in ((["label"], {}), (["document", "label"], {"by_document": True})):

@@ -317,6 +317,7 @@ def test_coincidence_matrix_of_the_example():
 # Brute force on random segmentations
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(40))
 def test_random_segmentations_match_brute_force(seed):
     docs = random_documents(seed)
@@ -347,6 +348,7 @@ def test_random_segmentations_match_brute_force(seed):
         pytest.param(lambda a, b: abs(a - b), absolute, id="callable"),
     ],
 )
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_distances_match_brute_force(seed, distance, delta):
     docs = random_documents(100 + seed, values=(1, 2, 4, 7))

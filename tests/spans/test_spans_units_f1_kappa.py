@@ -591,6 +591,7 @@ def test_cli_spans_errors(tmp_path, capsys):
         pytest.param("jsonl", "prodigy.jsonl", "read_jsonl", "token", id="prodigy"),
     ],
 )
+@pytest.mark.slow
 def test_cli_spans_bundled_exports_match_span_report(capsys, fmt, example, reader, unit):
     io = pytest.importorskip("pandas_agree.io")
     path = io.example_path(example)

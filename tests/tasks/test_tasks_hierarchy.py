@@ -404,6 +404,7 @@ def test_alpha_with_tree_distance_matches_nltk(kind, seed):
     assert got.alpha == pytest.approx(nltk_alpha(df, dist.func), abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["jaccard", "masi"])
 @pytest.mark.parametrize("seed", range(4))
 def test_alpha_with_augmented_set_distances_matches_nltk(kind, seed):

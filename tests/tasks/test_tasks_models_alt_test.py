@@ -260,6 +260,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kind", "similarity", "test", "by"), CASES)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_matches_the_definition_on_random_data(kind, similarity, test, by, seed):

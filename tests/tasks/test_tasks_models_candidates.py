@@ -80,6 +80,7 @@ HUMANS = ["h1", "h2", "h3", "h4"]
         pytest.param("sets", "masi", id="sets-masi"),
     ],
 )
+@pytest.mark.slow
 def test_replacement_alpha_equals_alpha_of_the_frame_built_by_hand(kind, distance):
     df = _study(1, kind=kind)
     before = df.copy()
@@ -205,6 +206,7 @@ def test_per_label_agreement_is_the_mean_over_the_replaced_frames():
     np.testing.assert_allclose(table["candidate_share"], shares, atol=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("by", [None, "doc"], ids=["units", "clusters"])
 def test_paired_bootstrap_replicate_by_replicate(by):
     df = _study(6, n_units=24)
@@ -309,6 +311,7 @@ def test_clusters_must_be_constant_within_a_unit():
         pa.candidate_report(df, candidates="m1", by="doc", n_boot=10)
 
 
+@pytest.mark.slow
 def test_plot_candidates():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")

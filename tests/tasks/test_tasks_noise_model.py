@@ -456,6 +456,7 @@ def test_result_protocol():
         Fraction(99, 100),
     ],
 )
+@pytest.mark.slow
 def test_small_n_matches_exact_rational_oracle(p, confidence):
     # Equation (1) by brute force with Fractions and math.comb for every (n, d), n <= 25.
     for n in range(1, 26):

@@ -214,6 +214,7 @@ def test_figure1_a2_pyramid_and_a1_missing_summaries():
         ps.pyramid_scores(pd.DataFrame({"docset": [31038], "peer": ["p"], "scu": [1]}), a1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ps.MODIFIED_SIZES)
 @pytest.mark.parametrize("seed", range(6))
 def test_differential_against_brute_force(seed, how):
@@ -494,6 +495,7 @@ def brute_agreement(x: np.ndarray, y: np.ndarray, conf: float = 0.95) -> dict:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_score_agreement_against_definitions(seed):
     rng = np.random.default_rng(seed)
@@ -843,6 +845,7 @@ def test_table_8_rows():
     assert got["pair_mean"].tolist() == pytest.approx([4 / 6, 7 / 28, 6.0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_sentence_variation_against_brute_force(seed):
     peers, pyr = random_study(np.random.default_rng(seed))
@@ -879,6 +882,7 @@ def test_sentence_variation_missing_sentence():
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_accessor_forwards_with_the_function_signature():
     import inspect
 
