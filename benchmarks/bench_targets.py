@@ -7,6 +7,7 @@ Run from the repository root (the test extras installed: ``krippendorff``, ``nlt
     python benchmarks/bench_targets.py                        # this checkout
     python benchmarks/bench_targets.py --before /path/to/other/checkout
     python benchmarks/bench_targets.py --quick                # 10x smaller data
+    python benchmarks/bench_targets.py --cpu                  # CPU time, not wall clock
 
 Each checkout is measured in its own child processes (``PYTHONPATH`` set to it, so each
 imports its own ``pandas_agree``), the checkouts taking turns over ``--rounds`` rounds; a
@@ -215,9 +216,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="10x smaller data")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=5, help="timings per child process")
+    parser.add_argument("--cpu", action="store_true", help="time CPU, not wall clock")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     scale = 10 if args.quick else 1
+    global CLOCK
+    if args.cpu:
+        CLOCK = time.process_time
     if args.measure:
         print(json.dumps(measure(scale, args.repeat)))
         return
@@ -228,7 +233,7 @@ def main() -> None:
     peer_runs = []
     for _ in range(args.rounds):
         for name, root in roots.items():
-            extra = ["--quick"] if args.quick else []
+            extra = (["--quick"] if args.quick else []) + (["--cpu"] if args.cpu else [])
             measured[name].append(
                 run_json(root, [script, "--measure", "--repeat", str(args.repeat), *extra])
             )
@@ -254,8 +259,10 @@ def main() -> None:
             c["shared:20000"] = c.pop("shared:2000")
     imports = {name: min(import_cost(root) for _ in range(5)) for name, root in roots.items()}
     tables = {name: rows(best[name], peer, cases[name], imports[name]) for name in roots}
-    print(f"peers: krippendorff {peer['times']['krippendorff']:.2f} s, "
-          f"NLTK MASI {peer['times']['nltk']:.2f} s{' (--quick)' if args.quick else ''}")
+    clock = "CPU time" if args.cpu else "wall time"
+    print(f"{clock}, best of {args.rounds} rounds x {args.repeat}; peers: krippendorff "
+          f"{peer['times']['krippendorff']:.2f} s, NLTK MASI {peer['times']['nltk']:.2f} s"
+          f"{' (--quick)' if args.quick else ''}")
     for name in roots:
         print(f"{name}: {best[name]['file']}")
     names = list(roots)
@@ -268,6 +275,20 @@ def main() -> None:
             _, value, _, met = tables[n][i]
             cells.append(f"{value + ('' if met else ' MISS'):>16}")
         print(f"{figure:<50} {target:>12} " + " ".join(cells))
+    print()
+    print_shapes(best, peer)
+
+
+def print_shapes(best: dict, peer: dict) -> None:
+    """Each MASI shape of each checkout: time, x its floor, x frozensets, x faster than NLTK."""
+    print(f"{'MASI, 100k units x 3, by shape':<32} {'checkout':>8} {'time':>9} {'x floor':>8} "
+          f"{'x frozensets':>13} {'NLTK / ours':>12}")
+    for shape in SHAPES:
+        for name, m in best.items():
+            t = m["times"]
+            floor = t["floor: exploded"] if shape.startswith("exploded") else t["floor: sets"]
+            print(f"{shape:<32} {name:>8} {t[shape] * 1e3:6.1f} ms {t[shape] / floor:8.2f} "
+                  f"{t[shape] / t['frozensets']:13.2f} {peer['times']['nltk'] / t[shape]:12.0f}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ PACKAGE = Path(pandas_agree.__file__).resolve().parent
 
 #: Modules being removed from the package (the C accelerators' Python side and the thread
 #: pool); the page does not describe them.
-LEAVING = {"data.strings", "_threads"}
+LEAVING: set[str] = set()
 
 
 def _code_spans(text: str) -> list[str]:

@@ -37,6 +37,7 @@ from .sets import (
     items_and_lengths,
     missing_in_set_message,
     text_sets,
+    valid_text,
 )
 
 __all__ = [
@@ -160,12 +161,13 @@ def _factorize_labels(series: pd.Series, param: str) -> tuple[np.ndarray, pd.Ind
         fast = _small_int_codes(series.to_numpy())
         if fast is not None:
             return fast[0], pd.Index(fast[1])
-    check_text(series, param)
     try:
         codes, uniques = pd.factorize(series, sort=is_sortable(series))
     except TypeError:
         _check_hashable(series.to_numpy(dtype=object), series.name, param)
         raise
+    if not valid_text(uniques):  # Arrow text is checked on the distinct labels
+        check_text(series, param)  # raises, naming the first row with such text
     if (codes < 0).any():
         bad = int((codes < 0).sum())
         raise InvalidParameterError(
@@ -549,10 +551,10 @@ def _set_form(
 ) -> tuple[ElementForm | None, tuple[np.ndarray, np.ndarray] | None]:
     """The element form of a set-valued column (or None), and an object column's codes.
 
-    Arrow list columns, delimited strings, unhashable cells (lists, sets, arrays) and every
-    column merged by ``on_duplicate="union"`` go through the set encoder. An object column
-    of hashable cells (frozensets, tuples, scalars) is coded once by :func:`pd.factorize`
-    instead, and its distinct values are classified afterwards (one hash per row).
+    Arrow list columns, delimited strings and every column merged by
+    ``on_duplicate="union"`` go through element form. An object column is otherwise coded
+    into its distinct values (:func:`~pandas_agree.data.sets.form_of`), which are classified
+    afterwards.
     """
     form, pre = form_of(raw, sep, scalars_as_sets or union)
     if form is not None:

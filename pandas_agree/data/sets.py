@@ -1,25 +1,29 @@
-"""Set-valued columns in every shape they arrive in, as element form (CSR of label codes).
+"""Set-valued columns in every shape they arrive in, read into codes and distinct sets.
 
-The readers below take a value column and return :class:`ElementForm`: which rows hold a
-rating, and for each of them the codes of its labels. :mod:`pandas_agree._core.setcodes`
-then merges and deduplicates the sets; :func:`pandas_agree.data.prepare.prepare` is the one caller.
+Arrow list columns and delimited strings are read into :class:`ElementForm` (which rows hold
+a rating, and the codes of each one's labels, as CSR rows); :mod:`pandas_agree._core.setcodes`
+then merges and deduplicates the sets. Object columns are coded to their distinct values,
+which are the only cells looked at in Python afterwards: one :func:`pandas.factorize` for
+hashable cells (frozensets, tuples, scalars), :func:`from_objects` for lists, sets and arrays.
+:func:`pandas_agree.data.prepare.prepare` is the caller (and the dask chunks, through
+:func:`to_frozensets`).
 
-=========================================  =============================================
+=========================================  ==================================================
 shape of the value column                  reader
-=========================================  =============================================
+=========================================  ==================================================
 Arrow list column (``pd.ArrowDtype``)      :func:`from_arrow` (``pyarrow.compute``)
-Python lists, tuples, sets, numpy arrays   :func:`from_objects` (iteration, ``pd.factorize``)
 delimited strings with ``sep=``            :func:`from_strings` (Arrow or ``str.split``)
-distinct hashable values (frozensets)      :func:`from_distinct` (work on distinct values)
-=========================================  =============================================
+Python lists, sets, numpy arrays           :func:`from_objects` (iteration, ``pd.factorize``)
+hashable cells (frozensets, tuples)        ``pd.factorize``; :func:`from_distinct` for rows
+=========================================  ==================================================
 
 Rules, the same for every shape:
 
 * a missing cell (NaN, None, ``pd.NA``, a null list) is a missing rating;
 * an empty set (``frozenset()``, ``[]``, an empty Arrow list, ``""`` with ``sep=``) is a coded
   empty set, not missing;
-* a missing element *inside* a set (``{"a", None}``, an Arrow list with a null) has label code
-  ``-1`` here, and :func:`pandas_agree.data.prepare.prepare` raises
+* a missing element *inside* a set (``{"a", None}``, an Arrow list with a null) is kept
+  (label code ``-1`` in element form), and :func:`pandas_agree.data.prepare.prepare` raises
   :class:`~pandas_agree.errors.MissingInSetError` naming the unit, coder and value;
 * a plain scalar label under a set distance is the one-element set ``{label}``;
 * a *text* cell read where sets are read follows :func:`text_sets`, the one rule of Python
@@ -70,6 +74,7 @@ __all__ = [
     "missing_in_set_message",
     "text_sets",
     "to_frozensets",
+    "valid_text",
 ]
 
 #: Characters that suggest a string holds several labels (checked under set distances).
@@ -143,9 +148,10 @@ def check_text(series: pd.Series, param: str = "value") -> None:
     """Refuse an Arrow-backed column whose text is not valid UTF-8.
 
     Arrow strings are bytes that claim to be UTF-8; bytes that are not (an array built from
-    binary data without validation) would fail only when a label is read back. Checked
-    once per column (``validate(full=True)``, a pass over the bytes in C); the error names
-    the column and the first row holding such text.
+    binary data without validation) would fail only when a label is read back. Checked by
+    ``validate(full=True)`` (a pass over the bytes in C; the readers check only the distinct
+    labels, and call this to name the row); the error names the column and the first row
+    holding such text.
 
     Raises
     ------
@@ -181,6 +187,23 @@ def check_text(series: pd.Series, param: str = "value") -> None:
         f"{row} (index {series.index[row]!r}){shown}; decode the bytes with their real "
         "encoding first"
     )
+
+
+def valid_text(values: Any) -> bool:
+    """Whether ``values`` (a pandas array or Index) holds no Arrow text that is not UTF-8
+    (True for anything not Arrow-backed text)."""
+    dtype = getattr(values, "dtype", None)
+    arrow_text = (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow") or (
+        isinstance(dtype, pd.ArrowDtype) and _holds_text(dtype.pyarrow_dtype)
+    )
+    if not arrow_text:
+        return True
+    try:
+        import pyarrow as pa
+    except ImportError:  # Arrow-backed data come with pyarrow (tests hide it)
+        return True
+    arr = pa.array(values.array if isinstance(values, (pd.Index, pd.Series)) else values)
+    return _valid(arr)
 
 
 def _holds_text(kind: Any) -> bool:
@@ -258,7 +281,9 @@ def from_arrow(series: pd.Series) -> ElementForm:
             f"`value` column {series.name!r} is an Arrow list of {arr.type.value_type}: set "
             "elements must be labels (strings, integers, booleans)"
         ) from None
-    return ElementForm(present, indptr, codes, pd.Index(labels, dtype=object))
+    if _holds_text(labels.type) and not _valid(labels):  # the distinct labels: checked
+        check_text(series)  # raises, naming the first row with such text
+    return ElementForm(present, indptr, codes, pd.Index(labels.to_pylist(), dtype=object))
 
 
 def _rows_of(arr: Any) -> tuple[np.ndarray, np.ndarray, Any]:
@@ -312,13 +337,13 @@ def _plain_items(flat: Any) -> Any:
     return flat
 
 
-def _encoded(flat: Any) -> tuple[np.ndarray, list]:
+def _encoded(flat: Any) -> tuple[np.ndarray, Any]:
     """Codes of an Arrow array's items in order of first appearance (-1 for a null), and the
-    distinct items (:func:`pyarrow.compute.dictionary_encode`)."""
+    distinct items as an Arrow array (:func:`pyarrow.compute.dictionary_encode`)."""
     import pyarrow.compute as pc
 
     encoded = pc.dictionary_encode(flat)
-    return _indices(encoded), encoded.dictionary.to_pylist()
+    return _indices(encoded), encoded.dictionary
 
 
 def _indices(encoded: Any) -> np.ndarray:
@@ -624,11 +649,15 @@ def from_strings(series: pd.Series, sep: str) -> ElementForm:
             arr = arr.combine_chunks()
     else:
         arr = pa.array(vals.to_numpy(dtype=object), type=pa.large_string())
-    if len(arr) and pc.any(pc.match_substring(arr, "[")).as_py():  # a scan in C
-        return as_listed()
-    parts = pc.split_pattern(arr, sep)
-    flat = pc.utf8_trim_whitespace(pc.list_flatten(parts))
-    keep = pc.not_equal(pc.utf8_length(flat), 0)
+    try:
+        if len(arr) and pc.any(pc.match_substring(arr, "[")).as_py():  # a scan in C
+            return as_listed()
+        parts = pc.split_pattern(arr, sep)
+        flat = pc.utf8_trim_whitespace(pc.list_flatten(parts))
+        keep = pc.not_equal(pc.utf8_length(flat), 0)
+    except pa.ArrowInvalid:
+        check_text(series)  # text that is not UTF-8: raises, naming the row
+        raise
     n_rows = len(parts)
     indptr = np.zeros(n_rows + 1, dtype=np.intp)
     if keep.false_count:  # drop empty fields ("PER;;LOC", "", a trailing separator)
@@ -672,22 +701,21 @@ def missing_in_set_message(column: Hashable, unit: Any, coder: Any, cell: Any) -
 def form_of(
     raw: pd.Series, sep: str | bool | None, scalars_as_sets: bool
 ) -> tuple[ElementForm | None, tuple[np.ndarray, np.ndarray] | None]:
-    """The element form of ``raw`` when it must go through the set encoder, or an object
-    column's codes when it need not.
+    """The element form of ``raw``, or an object column's codes into its distinct values.
 
-    Arrow list columns, delimited strings (``sep``) and object columns of unhashable cells
-    (lists, sets, arrays) go through the encoder: ``(form, None)``. An object column of
-    hashable cells (frozensets, tuples, scalars) is coded once by :func:`pandas.factorize`
-    instead, its distinct values classified afterwards (the faster road): ``(None, (codes,
-    distinct))``, codes -1 for missing cells. Other dtypes: ``(None, None)``. Arrow text
-    that is not valid UTF-8 raises (:func:`check_text`).
+    Arrow list columns and delimited strings (``sep``) are read into element form:
+    ``(form, None)``. An object column is coded into its distinct values, to be classified
+    afterwards: ``(None, (codes, distinct))``, codes -1 for missing cells; one
+    :func:`pandas.factorize` when its cells are hashable (frozensets, tuples, scalars),
+    :func:`from_objects` when some are not (lists, sets, arrays). Other dtypes:
+    ``(None, None)``. Arrow text that is not valid UTF-8 raises (:func:`check_text`).
     """
-    check_text(raw)
     if is_arrow_list(raw):
         return from_arrow(raw), None
     if isinstance(sep, str):
         return from_strings(raw, sep), None
     if raw.dtype != object:
+        check_text(raw)
         return None, None
     arr = raw.to_numpy(dtype=object)
     try:

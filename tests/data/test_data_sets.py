@@ -813,11 +813,13 @@ def test_arrow_labels_are_coded_by_first_appearance(seed):
             seen.setdefault(x, len(seen))
     for kind in (pyarrow.string(), pyarrow.large_string()):
         codes, labels = setvalues._encoded(pyarrow.array(items, type=kind))
+        labels = labels.to_pylist()
         assert labels == list(seen) and all(type(x) is str for x in labels)
         assert codes.tolist() == [-1 if x is None else seen[x] for x in items]
     for n_items in (0, 1, 9):  # tiny arrays: one half may be empty
         few = pyarrow.array(items[-n_items:] if n_items else [], type=pyarrow.string())
         got_codes, got_labels = setvalues._encoded(few)
+        got_labels = got_labels.to_pylist()
         want = pyarrow.compute.dictionary_encode(few)
         assert got_labels == want.dictionary.to_pylist()
         assert got_codes.tolist() == want.indices.fill_null(-1).to_pylist()
