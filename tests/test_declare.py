@@ -155,6 +155,7 @@ def test_top_level_shows_only_the_public_surface():
 @pytest.mark.parametrize(
     "name", ["cohen_kappa", "fleiss_kappa", "conger_kappa", "gwet_ac1", "category_agreement"]
 )
+@pytest.mark.slow
 def test_kappa_family_on_arrays_and_dask_equals_pandas(name):
     """DataArray.agree and dask's accessor reach the kappa family; same numbers as pandas."""
     rng = np.random.default_rng(3)

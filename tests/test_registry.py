@@ -57,6 +57,7 @@ def test_report_cells_equal_direct_calls(name):
         func(df)
 
 
+@pytest.mark.slow
 def test_two_coder_coefficients_and_tidy_form():
     df = _grouped()
     pair = df[df["coder"].isin(["rater1", "rater2"])]

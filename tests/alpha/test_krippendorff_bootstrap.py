@@ -100,6 +100,7 @@ def test_perfect_agreement_gives_degenerate_interval_with_message():
     assert "degenerate" in ci.note
 
 
+@pytest.mark.slow
 def test_q_near_zero_for_high_alpha_and_many_units():
     res = pa.alpha(_noisy(3000, 0.05), "nominal")
     assert res.alpha > 0.9
@@ -198,6 +199,7 @@ def test_units_replicates_equal_alpha_of_resampled_data(distance):
         assert boot.replicates[r] == pytest.approx(expected, abs=1e-10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("distance", ["nominal", "ordinal", "interval", "masi"])
 def test_replicates_centre_near_alpha(method, distance):

@@ -304,6 +304,7 @@ def exact_uniform_mean_delta(n_labels: int, n_each: int, a: int, b: int) -> Frac
     ("n_labels", "n_units"),
     [pytest.param(60, 3, id="sets-of-30"), pytest.param(300, 2, id="sets-of-150")],
 )
+@pytest.mark.slow
 def test_large_sets_against_a_closed_form(n_labels, n_units):
     # Coder X gives the first half of the labels, Y the second half, in every unit: each
     # label occurs n_units times, every set has n_labels / 2 labels, D_o = 1. Enumerating
@@ -343,6 +344,7 @@ def brute_mean_delta(label_counts: list[int], a: int, b: int) -> Fraction | None
     return num / den if den else None
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=6), st.integers(0, 4))
 def test_both_routes_of_the_expected_terms_match_the_definition(label_counts, max_size):

@@ -129,6 +129,7 @@ def test_tidy_form_pivots_back():
     assert pooled.alpha == pytest.approx(1 - pooled.observed / pooled.expected)
 
 
+@pytest.mark.slow
 def test_report_with_intervals():
     df = _grouped_sets()
     rep = pa.report(df, ["nominal", "masi"], by="docset", ci=0.9, n_boot=300, rng=5)

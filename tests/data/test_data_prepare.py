@@ -315,6 +315,7 @@ def _sorted_codes(words: list[str]) -> tuple[list[int], list[str]]:
     return [code[w] for w in words], labels
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_arrow_text_label_columns_code_as_sorted_strings(seed):
     """Unit and coder columns of Arrow-backed text: codes into the sorted distinct strings,

@@ -1087,6 +1087,7 @@ def test_from_objects_reads_every_kind_of_cell_by_definition(seed, scalars_as_se
     ids=["list subclass", "len too long", "len too short", "tuple subclass",
          "frozenset subclass", "deque"],
 )
+@pytest.mark.slow
 def test_a_len_that_disagrees_with_iteration_moves_no_item(make):
     """A collection whose len() is not the number of items iterating it gives: its items
     stay in its own cell (the alpha of the definition), beside plain lists or alone."""
@@ -1225,6 +1226,7 @@ def test_missing_element_names_the_unit_on_dask_as_on_pandas(cell):
             assert str(on_dask.value) == str(on_pandas.value)
 
 
+@pytest.mark.slow
 def test_tuples_beside_frozensets_are_sets_on_dask():
     """Equal sets written as a tuple and a frozenset are one value on dask, as on pandas."""
     dd = pytest.importorskip("dask.dataframe")

@@ -260,6 +260,7 @@ def test_ordinal_on_unordered_strings_raises():
         pa.alpha(unordered, "ordinal")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ["report", "accessor", "dask", "xarray"])
 def test_ordinal_on_unordered_strings_raises_on_every_route(route):
     # An unordered categorical of labels (main ranked it alphabetically on every route).

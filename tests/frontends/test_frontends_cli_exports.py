@@ -82,6 +82,7 @@ def _report(capsys, *argv) -> tuple[int, pd.DataFrame | None, str]:
     return code, table, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_label_studio_choices(tmp_path, capsys, seed):
     # "cannot tell the format" before; now found from .json, the one Choices control read.

@@ -121,6 +121,7 @@ def test_alpha_matches_pandas(scalars, distance, order, coder_path):
     _assert_same(ddf.agree.alpha(distance), pa.alpha(scalars, distance))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("distance", SET_DISTANCES)
 def test_set_alpha_matches_pandas(sets, distance):
     ddf = _dask(sets)

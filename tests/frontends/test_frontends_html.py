@@ -260,6 +260,7 @@ def no_figures(monkeypatch):
 # what the page holds
 
 
+@pytest.mark.slow
 def test_sections_come_in_the_issues_order(studies_html):
     parsed = Parsed(studies_html)
     assert parsed.sections == SECTIONS
@@ -549,6 +550,7 @@ def test_caller_frame_is_not_modified_nor_kept(no_figures):
 # the command line
 
 
+@pytest.mark.slow
 def test_cli_report_html_and_disagreements(tmp_path, capsys):
     data = tmp_path / "masi.csv"
     figs = pa.datasets.masi_figures()

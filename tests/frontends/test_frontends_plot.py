@@ -43,6 +43,7 @@ def _threshold_lines(ax):
     ]
 
 
+@pytest.mark.slow
 def test_forest_markers_whiskers_thresholds(report_ci, tmp_path):
     ax = plot.forest(report_ci)
     path = tmp_path / "forest.png"

@@ -35,6 +35,7 @@ def _plotted(ax) -> dict[str, np.ndarray]:
     return {c.get_label(): np.asarray(c.lines[0].get_xdata(), dtype=float) for c in ax.containers}
 
 
+@pytest.mark.slow
 def test_forest_of_a_span_report_plots_coefficients_only(tmp_path):
     # forest plotted n_spans (a count) on the alpha axis, and did not set "(pooled)" apart.
     table = _span_table()

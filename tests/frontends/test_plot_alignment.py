@@ -36,6 +36,7 @@ def result():
     return pa.gamma(SPANS, n_samples=5, rng=0)
 
 
+@pytest.mark.slow
 def test_bars_links_and_units_alone(result, tmp_path):
     ax = plot.alignment(result)
     bars = [p for p in ax.patches if p.get_width() > 0]

@@ -122,6 +122,7 @@ def test_random_designs_against_the_definition(seed, level):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_against_pingouin(seed):
     """pingouin's intraclass_corr (a test-only oracle): ICC, F, df and p exactly, CIs to its

@@ -156,6 +156,7 @@ def _brute(rows: dict, w: np.ndarray, q: int) -> dict[str, float]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
 def test_multi_rater_kappas_vs_definition(seed, weights):

@@ -105,6 +105,7 @@ def test_every_ordered_route_refuses_text_without_an_order(route, shape):
         route(df)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ORDERED_ROUTES)
 def test_every_ordered_route_gives_one_number_however_the_order_is_given(route):
     # The same order given four ways: numbers, an unordered Categorical of numbers (ranked

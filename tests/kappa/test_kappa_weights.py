@@ -226,6 +226,7 @@ def _random_long(seed: int, n_units: int = 25, n_coders: int = 4, q: int = 4) ->
     return from_matrix(rows)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("scheme", ["linear", "quadratic", "ordinal", "radical", "bipolar"])
 def test_weighted_multi_rater_vs_definition(seed, scheme):

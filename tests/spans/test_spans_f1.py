@@ -142,6 +142,7 @@ def _brute_overlap(annotations, a, b) -> tuple[int, int, int]:
     return len(ann_a), len(ann_b), matched
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_overlap_f1_on_annotations_matches_brute_force(tmp_path, seed):
     texts, annotations = _random_project(seed)

@@ -205,6 +205,7 @@ def _relation_fixture():
     return spans, rel
 
 
+@pytest.mark.slow
 def test_relation_measures_equal_the_functions():
     spans, rel = _relation_fixture()
     table = pa.span_report(spans, "char", relations=rel, by_document=True)

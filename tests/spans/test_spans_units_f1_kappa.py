@@ -77,6 +77,7 @@ def test_krippendorff_1995_digitized(pair, kappa, pi):
 # whitespace tokens
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.text(alphabet=" \t\n\u00a0\u3000ab\u00e9\U0001f600.", max_size=30), max_size=3))
 def test_whitespace_tokens_match_regex(texts):

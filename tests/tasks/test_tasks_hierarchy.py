@@ -216,6 +216,7 @@ def test_tree_distances_are_metrics_on_random_trees(seed, kind):
         assert d.max() == 1.0  # the two labels farthest apart
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(25))
 def test_hierarchical_f1_against_the_definition(seed):
     rng = random.Random(seed)

@@ -164,6 +164,7 @@ def test_section_5_3_third_annotator():
         pytest.param(1000, 34, Fraction(1, 2), id="paper-3.1-tolerance-34"),
     ],
 )
+@pytest.mark.slow
 def test_paper_cases_match_exact_rational_oracle(n, d, p):
     # Paper equation (1) evaluated with Fractions and math.comb (an independent oracle).
     t0, mean = exact_noise(n, d, p, 0.95)
@@ -558,6 +559,7 @@ probabilities = st.floats(0.0, 0.999, allow_nan=False)
 confidences = st.floats(0.5, 0.999, allow_nan=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(n=st.integers(2, 3000), frac=st.floats(0, 1), p=probabilities, confidence=confidences)
 def test_t0_non_decreasing_in_d(n, frac, p, confidence):
@@ -585,6 +587,7 @@ def test_tau_grows_with_d(n, frac, p, confidence):
     p2=probabilities,
     confidence=confidences,
 )
+@pytest.mark.slow
 def test_tau_shrinks_with_smaller_p(n, frac, p1, p2, confidence):
     # More annotators -> smaller p -> less room for coin-flip agreements (paper §5.3).
     d = min(int(frac * n), n - 1)
@@ -741,6 +744,7 @@ ratings = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(ratings)
 def test_noise_from_codes_brute_force(rows):
