@@ -4,7 +4,7 @@ Run: ``python benchmarks/bench_alpha.py`` (add ``--quick`` for smaller sizes). P
 time of each implementation and the ratio peer / pandas_agree. Peers (``krippendorff``,
 NLTK) are benchmark-only dependencies (the ``test`` extra).
 
-Targets (issue 3): nominal on 1,000,000 units x 3 coders (V = 5, 10 % missing) at least 3x
+Targets: nominal on 1,000,000 units x 3 coders (V = 5, 10 % missing) at least 3x
 faster than ``krippendorff``; MASI on 100,000 units x 3 coders (sets from 12 labels) at least
 50x faster than NLTK; interval on 100,000 distinct floats x 2 coders under 2 s and 1 GB.
 

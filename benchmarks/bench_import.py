@@ -5,7 +5,7 @@ interpreter: ``python -X importtime -c "import pandas_agree"``. From its report,
 time of the ``pandas_agree`` line minus the cumulative time of the ``pandas`` line nested in
 it is what pandas_agree adds (its own modules and whatever they import beyond pandas). The
 best of the runs is printed (on a shared machine the best is the cost), with the median,
-against the target of issue 16: at most 0.15 s. The script also checks that xarray, dask and
+against the target: at most 0.15 s. The script also checks that xarray, dask and
 scipy were not imported (the accessors are registered when xarray or dask is imported, see
 ``pandas_agree.frontends.lazy``; public names import their module on first use) and lists the
 pandas_agree modules the import loaded.

@@ -1,4 +1,4 @@
-"""Report and bootstrap speed (issue 4 targets), and the ratio to one alpha call per group.
+"""Report and bootstrap speed against their targets, and the ratio to one alpha call per group.
 
 Run: ``python benchmarks/bench_report.py``.
 

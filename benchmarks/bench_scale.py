@@ -1,4 +1,4 @@
-"""Scale on one machine (issue 9): set-valued alpha on many distinct sets, nominal on 10M rows.
+"""Scale on one machine: set-valued alpha on many distinct sets, nominal on 10M rows.
 
 Run: ``python benchmarks/bench_scale.py`` (``--quick`` for a tenth of the sizes).
 

@@ -1,4 +1,4 @@
-"""Set-valued labels in every shape (issue 15) and missing elements or separators (issue 14).
+"""Set-valued labels in every shape, and missing elements or separators.
 
 Every route (frozensets, lists, tuples, numpy arrays, Arrow lists, delimited strings, one
 label per row, dask) must give the alpha of a brute-force computation written here from
@@ -254,7 +254,7 @@ def test_many_sets_sharing_one_label_is_grouped_not_paired(monkeypatch):
     assert sum(calls) < 0.05 * len(sets) ** 2  # pairs sharing a light label only
 
 
-# --- missing elements inside sets (issue 14, item 1) --------------------------------------------
+# --- missing elements inside sets --------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -344,7 +344,7 @@ def test_set_routes_with_missing_elements_do_not_crash_the_interpreter(tmp_path)
     assert out.stdout.strip() == "ok"
 
 
-# --- delimited strings (issue 14, item 2) --------------------------------------------------------
+# --- delimited strings --------------------------------------------------------------------------
 
 
 def _strings():
@@ -499,8 +499,8 @@ def test_routes_without_pyarrow_give_the_same_alpha(monkeypatch):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_one_character_labels_and_strings_among_lists(seed):
-    """A ``str`` cell among lists is one label, never its characters (an earlier design,
-    which converted lists with pyarrow, could split it; found in review). Random columns of
+    """A ``str`` cell among lists is one label, never its characters (reading lists through
+    pyarrow would split it). Random columns of
     one-character labels, empty lists and sets, with ``str``, ``np.str_`` and ``""`` cells
     mixed in, must give alpha from the definition (a plain string is the one-element set
     {string})."""
@@ -540,7 +540,7 @@ def test_one_character_labels_and_strings_among_lists(seed):
     assert coded.alpha == pytest.approx(alpha_by_definition(as_sets, jaccard), abs=1e-12)
 
 
-# --- found in review of the speed work (issue 15): each was a silently wrong number ---------
+# --- cells that once gave a silently wrong number --------------------------------------------
 
 
 def test_weighted_sets_of_whole_sizes_and_fractional_intersections():
@@ -679,7 +679,7 @@ def test_odd_cells_read_alike_with_and_without_pyarrow(odd, one_char, monkeypatc
 
 
 def test_hashable_sequences_are_sets_in_hashable_columns_too():
-    """A column of frozensets beside a range or a dict_values takes the hashing road; the
+    """A column of frozensets beside a range or a dict_values takes the hashing path; the
     same rule reads them as sets there."""
     cells = np.empty(4, dtype=object)
     cells[:] = [range(1, 3), frozenset({1, 2}), {0: 3}.values(), frozenset({3})]
