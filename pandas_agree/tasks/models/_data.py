@@ -15,8 +15,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ...data.prepare import check_columns
 from ...errors import (
-    ColumnNotFoundError,
     DuplicateRatingError,
     InvalidParameterError,
     MissingInSetError,
@@ -62,23 +62,9 @@ class Wide:
 
 
 def _check_columns(data: Any, columns: dict[str, Hashable]) -> None:
-    if not isinstance(data, pd.DataFrame):
-        raise ValueTypeError(f"`data` must be a pandas DataFrame, got {type(data).__name__}")
-    for param, col in columns.items():
-        try:
-            hash(col)
-        except TypeError:
-            raise InvalidParameterError(f"`{param}` must be one column name, got {col!r}") from None
-        if col not in data.columns:
-            raise ColumnNotFoundError(
-                f"`{param}` column {col!r} is not in the DataFrame; its columns are "
-                f"{list(data.columns)} (pass {param}=<column name>)"
-            )
-        if isinstance(data[col], pd.DataFrame):
-            raise InvalidParameterError(
-                f"`{param}` column {col!r} appears {data[col].shape[1]} times in the DataFrame; "
-                "column names must be unique"
-            )
+    """The checks of :func:`~pandas_agree.data.prepare.check_columns`, and every named column
+    (``by``, a run column) distinct from the others, not only unit, coder and value."""
+    check_columns(data, **columns)
     names = list(columns.items())
     for i, (param, col) in enumerate(names):
         for other, col2 in names[i + 1 :]:
