@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import is_hashable
 
 from .._core.setcodes import gather_rows
 from ..errors import (
@@ -250,20 +251,12 @@ def _factorize_elements(flat: np.ndarray) -> tuple[np.ndarray, pd.Index]:
     try:
         codes, uniques = pd.factorize(flat)
     except TypeError:
-        bad = next(x for x in flat if not _hashable(x))
+        bad = next(x for x in flat if not is_hashable(x))
         raise ValueTypeError(
             f"`value` holds a set with an unhashable element {bad!r}; set elements must be "
             "hashable labels"
         ) from None
     return codes.astype(np.intp, copy=False), pd.Index(uniques, dtype=object)
-
-
-def _hashable(x: Any) -> bool:
-    try:
-        hash(x)
-    except TypeError:
-        return False
-    return True
 
 
 def from_arrow(series: pd.Series) -> ElementForm:
@@ -393,16 +386,48 @@ def from_objects(
     >>> codes.tolist(), [sorted(s) for s in distinct]
     ([0, -1, 0, 1], [['a', 'b'], []])
     """
-    present, vals, kinds = _present_cells(arr)
-    read = _text_arrays(vals) if kinds == {np.ndarray} else None
-    if read is None:
-        cells = vals if kinds <= _PLAIN_SETS else _plain_cells(
-            vals, scalars_as_sets, column, check_strings
-        )
-        read = _items_coded(cells)
+    plain = _read_plain(arr)
+    if plain is not None:
+        present, read = plain
+    else:
+        present, vals, kinds = _present_cells(arr)
+        read = _text_arrays(vals) if kinds == {np.ndarray} else None
+        if read is None:
+            cells = vals if kinds <= _PLAIN_SETS else _plain_cells(
+                vals, scalars_as_sets, column, check_strings
+            )
+            read = _items_coded(cells)
     codes = np.full(arr.size, -1, dtype=np.intp)
     codes[present] = read[0]
     return codes, read[1]
+
+
+def _read_plain(arr: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
+    """Which cells are present, and the codes and distinct sets of the present cells, for a
+    column of None and built-in lists, tuples, sets and frozensets; None for any other column.
+
+    One loop takes each cell's type, whether it is missing and its ``len()`` (for these
+    exact types the number of items iteration gives), where three passes would touch every
+    cell three times: a list column costs what its scattered cells cost to touch, not what
+    the loop costs. A second pass (:func:`itertools.chain`) reads the items. Any other cell
+    stops the loop before it is opened, so a generator cell is never consumed.
+    """
+    sizes: list[int] = []
+    size = sizes.append
+    for x in arr:
+        if type(x) in _PLAIN_SETS:
+            size(len(x))
+        elif x is None:
+            size(-1)
+        else:
+            return None
+    lengths = np.fromiter(sizes, dtype=np.intp, count=len(sizes))
+    present = lengths >= 0
+    cells = arr if present.all() else arr[present]
+    flat, lengths = _flat_items(cells, lengths[present])
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return present, _sets_coded(flat, indptr, cells)
 
 
 def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
@@ -430,13 +455,21 @@ def _items_coded(cells: Any) -> tuple[np.ndarray, np.ndarray]:
     distinct sets (frozensets); with a missing item, the distinct cells as tuples of their
     items, the missing item kept as it is (refused by the caller, which names its row)."""
     flat, lengths = _flat_items(cells)
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
+    return _sets_coded(flat, indptr, cells)
+
+
+def _sets_coded(
+    flat: np.ndarray, indptr: np.ndarray, cells: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and distinct sets of ``cells``, whose items are ``flat`` in CSR rows ``indptr``
+    (see :func:`_items_coded`)."""
     labels, domain = _factorize_elements(flat)
     if labels.size and labels.min() < 0:
         tuples = np.fromiter(map(tuple, cells), dtype=object, count=len(cells))
         codes, distinct = pd.factorize(tuples)
         return codes.astype(np.intp, copy=False), np.asarray(distinct, dtype=object)
-    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
-    np.cumsum(lengths, out=indptr[1:])
     return distinct_sets(indptr, labels, domain)
 
 
@@ -492,7 +525,7 @@ def _plain_cells(
     is_set = np.fromiter(map(is_set_cell, vals), dtype=bool, count=vals.size)
     if not is_set.all():
         scalars = vals[~is_set]
-        bad = next((x for x in scalars if not _hashable(x)), None)
+        bad = next((x for x in scalars if not is_hashable(x)), None)
         if bad is not None:
             raise ValueTypeError(
                 f"`value` column {column!r} holds an unhashable value {bad!r}; values must be "

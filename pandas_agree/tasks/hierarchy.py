@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import is_hashable
 
 from ..declare import declared
 from ..errors import (
@@ -526,7 +527,7 @@ class Taxonomy:
         try:
             out = self._lookup.get_indexer(arr).astype(np.int64)
         except (TypeError, ValueError):  # unhashable values: look them up one by one
-            out = np.array([self._index.get(x, -1) if _hashable(x) else -1 for x in values])
+            out = np.array([self._index.get(x, -1) if is_hashable(x) else -1 for x in values])
         bad = out < 0
         if bad.any():
             raise self._unknown(values[int(np.argmax(bad))], what)
@@ -744,14 +745,6 @@ def _kind(kind: Any) -> str:
             f"`kind` must be one of {sorted(set(TREE_DISTANCES.values()))} (or 'tree' for "
             f"'path'), got {kind!r}"
         ) from None
-
-
-def _hashable(x: Any) -> bool:
-    try:
-        hash(x)
-    except TypeError:
-        return False
-    return True
 
 
 def _as_list(x: Any) -> list[Any]:
@@ -1059,7 +1052,7 @@ def hierarchical_f1(
     except InvalidParameterError:
         index = tax._index
         for j, x in enumerate(flat):
-            if not (_hashable(x) and x in index):
+            if not (is_hashable(x) and x in index):
                 k = int(owner[j])
                 raise tax._unknown(
                     x,

@@ -1255,3 +1255,53 @@ def test_set_masks_by_reduceat_end_at_the_last_row(monkeypatch):
     masks = setcodes._masks(indptr, labels)
     want = [sum(1 << int(x) for x in set(labels[a:b])) for a, b in itertools.pairwise(indptr)]
     assert masks.tolist() == want
+
+
+_PLAIN_CELLS = {k: _SET_CELLS[k] for k in ("list", "tuple", "set", "frozenset", "None")}
+
+
+@pytest.mark.parametrize("last", [None, "plain", "NaN", "object array", "str"])
+@pytest.mark.parametrize("seed", range(6))
+def test_columns_of_built_in_collections_read_by_definition(seed, last):
+    """Columns of None and built-in lists, tuples, sets and frozensets only (read in one pass),
+    and the same with one other cell last (read by the general path): the present cells and
+    the items of each, or the error the definition calls for."""
+    from pandas_agree.data.sets import from_objects
+
+    rng = np.random.default_rng(seed)
+    column = _column(rng, list(_PLAIN_CELLS.values()))
+    if last is not None:
+        tail = {"plain": [], "NaN": float("nan"), "object array": _objects(["a"]), "str": "a"}
+        column = _objects([*column, tail[last]])
+    want = _read_by_definition(column, scalars_as_sets=False)
+    if isinstance(want, type):
+        with pytest.raises(want):
+            from_objects(column, False, "value", check_strings=False)
+        return
+    codes, distinct = from_objects(column, False, "value", check_strings=False)
+    rows = [frozenset(distinct[c]) for c in codes if c >= 0]
+    assert ((codes >= 0).tolist(), rows) == want
+
+
+@pytest.mark.parametrize(
+    "cells", [[], [None, None], [[], None, ()]], ids=["empty", "all None", "empty sets"]
+)
+def test_columns_of_no_items_read_by_definition(cells):
+    """No cell holds an item: every present cell is the empty set."""
+    from pandas_agree.data.sets import from_objects
+
+    column = _objects(cells)
+    codes, distinct = from_objects(column, False, "value", check_strings=False)
+    rows = [frozenset(distinct[c]) for c in codes if c >= 0]
+    assert ((codes >= 0).tolist(), rows) == _read_by_definition(column, False)
+
+
+def test_a_generator_cell_among_lists_is_not_consumed():
+    """An iterator cell is one (hashable) label: reading the column leaves it unconsumed."""
+    from pandas_agree.data.sets import from_objects
+
+    gen = iter(["x", "y"])
+    column = _objects([["a"], ["b", "a"], gen])
+    codes, distinct = from_objects(column, True, "value", check_strings=False)
+    assert [frozenset(distinct[c]) for c in codes] == [{"a"}, {"a", "b"}, {gen}]
+    assert list(gen) == ["x", "y"]
