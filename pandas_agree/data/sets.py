@@ -386,31 +386,33 @@ def from_objects(
     >>> codes.tolist(), [sorted(s) for s in distinct]
     ([0, -1, 0, 1], [['a', 'b'], []])
     """
-    plain = _read_plain(arr)
-    if plain is not None:
-        present, read = plain
+    scan = _scan(arr)
+    if scan is not None:  # every cell None or a built-in collection
+        present, lengths = scan
+        vals, arrays, plain = (arr if present.all() else arr[present]), False, True
     else:
         present, vals, kinds = _present_cells(arr)
-        read = _text_arrays(vals) if kinds == {np.ndarray} else None
-        if read is None:
-            cells = vals if kinds <= _PLAIN_SETS else _plain_cells(
-                vals, scalars_as_sets, column, check_strings
-            )
-            read = _items_coded(cells)
+        lengths, arrays, plain = None, kinds == {np.ndarray}, kinds <= _PLAIN_SETS
+    read = _text_arrays(vals, lengths) if arrays else None
+    if read is None:
+        if not plain:
+            vals = _plain_cells(vals, scalars_as_sets, column, check_strings)
+        read = _items_coded(vals, lengths)
     codes = np.full(arr.size, -1, dtype=np.intp)
     codes[present] = read[0]
     return codes, read[1]
 
 
-def _read_plain(arr: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
-    """Which cells are present, and the codes and distinct sets of the present cells, for a
-    column of None and built-in lists, tuples, sets and frozensets; None for any other column.
+def _scan(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """For a column of None and built-in lists, tuples, sets and frozensets: which cells are
+    present, and the present cells' lengths. None for any other column.
 
     One loop takes each cell's type, whether it is missing and its ``len()`` (for these
     exact types the number of items iteration gives), where three passes would touch every
     cell three times: a list column costs what its scattered cells cost to touch, not what
-    the loop costs. A second pass (:func:`itertools.chain`) reads the items. Any other cell
-    stops the loop before it is opened, so a generator cell is never consumed.
+    the loop costs. Any other cell stops the loop before it is opened, so a generator cell
+    is never consumed. (Numpy arrays are left to :func:`_present_cells`: the attribute
+    lookups they need cost more in this loop than its passes save.)
     """
     sizes: list[int] = []
     size = sizes.append
@@ -423,11 +425,7 @@ def _read_plain(arr: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarr
             return None
     lengths = np.fromiter(sizes, dtype=np.intp, count=len(sizes))
     present = lengths >= 0
-    cells = arr if present.all() else arr[present]
-    flat, lengths = _flat_items(cells, lengths[present])
-    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
-    np.cumsum(lengths, out=indptr[1:])
-    return present, _sets_coded(flat, indptr, cells)
+    return present, _indexable(lengths[present])
 
 
 def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
@@ -450,11 +448,13 @@ def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
     return present, vals, set(map(type, vals))
 
 
-def _items_coded(cells: Any) -> tuple[np.ndarray, np.ndarray]:
+def _items_coded(
+    cells: Any, lengths: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Codes of ``cells`` (of the types in ``_COUNTED``) by their sets of items, and the
     distinct sets (frozensets); with a missing item, the distinct cells as tuples of their
     items, the missing item kept as it is (refused by the caller, which names its row)."""
-    flat, lengths = _flat_items(cells)
+    flat, lengths = _flat_items(cells, lengths)
     indptr = np.zeros(lengths.size + 1, dtype=np.intp)
     np.cumsum(lengths, out=indptr[1:])
     return _sets_coded(flat, indptr, cells)
@@ -473,14 +473,17 @@ def _sets_coded(
     return distinct_sets(indptr, labels, domain)
 
 
-def _text_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _text_arrays(
+    cells: np.ndarray, lengths: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Codes and distinct sets (frozensets) of 1-d numpy arrays of strings or objects, all
     joined by one :func:`numpy.concatenate`; None for other arrays, or when an item is
     missing (the tuples then keep it as it is, for the error message)."""
     kinds = {dtype.kind for dtype in set(map(operator.attrgetter("dtype"), cells))}
     if not kinds <= {"U", "O"}:
         return None  # concatenate would turn a datetime64[ns] item into an int
-    lengths = _lengths(cells)
+    if lengths is None:
+        lengths = _lengths(cells)
     try:
         flat = np.concatenate(list(cells)) if cells.size else np.zeros(0, dtype=object)
     except ValueError:  # a 0-d array, or arrays of several dimensions
@@ -551,7 +554,11 @@ def _plain_cells(
 
 def _lengths(cells: Any) -> np.ndarray:
     """``len()`` of each of ``cells``; refused when their sum would overflow an index."""
-    lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
+    return _indexable(np.fromiter(map(len, cells), dtype=np.intp, count=len(cells)))
+
+
+def _indexable(lengths: np.ndarray) -> np.ndarray:
+    """``lengths`` of cells, refused when their sum would overflow an index."""
     total = lengths.sum(dtype=np.float64)
     if total >= 2.0**62:  # the integer sum would wrap around
         raise ValueTypeError(

@@ -1258,20 +1258,30 @@ def test_set_masks_by_reduceat_end_at_the_last_row(monkeypatch):
 
 
 _PLAIN_CELLS = {k: _SET_CELLS[k] for k in ("list", "tuple", "set", "frozenset", "None")}
+_ARRAY_CELLS = {
+    "object array": _SET_CELLS["object array"],
+    "strided object array": _SET_CELLS["strided object array"],
+    "str array": _OTHER_SETS["str array"],
+    "int array": _OTHER_SETS["int array"],
+    "None": _SET_CELLS["None"],
+}
 
 
-@pytest.mark.parametrize("last", [None, "plain", "NaN", "object array", "str"])
-@pytest.mark.parametrize("seed", range(6))
-def test_columns_of_built_in_collections_read_by_definition(seed, last):
-    """Columns of None and built-in lists, tuples, sets and frozensets only (read in one pass),
-    and the same with one other cell last (read by the general path): the present cells and
-    the items of each, or the error the definition calls for."""
+@pytest.mark.parametrize("last", [None, "plain", "NaN", "0-d array", "str"])
+@pytest.mark.parametrize("cells", ["plain", "arrays", "both"])
+@pytest.mark.parametrize("seed", range(4))
+def test_columns_of_built_in_collections_read_by_definition(seed, cells, last):
+    """Columns of None, built-in lists, tuples, sets and frozensets and numpy arrays only
+    (their types and lengths read in one loop), and the same with one other cell last (read
+    by the general path): the present cells and the items of each, or the error the
+    definition calls for."""
     from pandas_agree.data.sets import from_objects
 
     rng = np.random.default_rng(seed)
-    column = _column(rng, list(_PLAIN_CELLS.values()))
+    makers = {"plain": _PLAIN_CELLS, "arrays": _ARRAY_CELLS, "both": _PLAIN_CELLS | _ARRAY_CELLS}
+    column = _column(rng, list(makers[cells].values()))
     if last is not None:
-        tail = {"plain": [], "NaN": float("nan"), "object array": _objects(["a"]), "str": "a"}
+        tail = {"plain": [], "NaN": float("nan"), "0-d array": np.array("a"), "str": "a"}
         column = _objects([*column, tail[last]])
     want = _read_by_definition(column, scalars_as_sets=False)
     if isinstance(want, type):
