@@ -23,6 +23,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._core.unique import sorted_unique
 from ..declare import RELATION_COLUMNS, declared
 from ..errors import ColumnNotFoundError, InvalidParameterError
 from ..results import Result
@@ -82,16 +83,6 @@ def _factorize(values: Any) -> tuple[np.ndarray, pd.Index]:
         codes, uniques = pd.factorize(series)
     return codes.astype(np.intp), pd.Index(uniques, dtype=object)
 
-
-def _sorted_unique(x: np.ndarray) -> np.ndarray:
-    """``np.unique`` of integers by sorting (NumPy 2's hash-based unique is far slower here)."""
-    out = np.sort(x)
-    if out.size > 1:
-        keep = np.empty(out.size, dtype=bool)
-        keep[0] = True
-        np.not_equal(out[1:], out[:-1], out=keep[1:])
-        out = out[keep]
-    return out
 
 
 def _columns(*names: Hashable) -> dict[str, Hashable]:
@@ -700,7 +691,7 @@ tail_label : hashable
     span_id = table.groupby(["d", "s", "e", "l"], sort=True).ngroup().to_numpy(np.int64)
     s_id, h_id, t_id = span_id[:n_s], span_id[n_s : n_s + n_r], span_id[n_s + n_r :]
     n_span = int(span_id.max()) + 1 if span_id.size else 0
-    marked = _sorted_unique(s_cod.astype(np.int64) * n_span + s_id)
+    marked = sorted_unique(s_cod.astype(np.int64) * n_span + s_id)
     for end_name, ids in (("head", h_id), ("tail", t_id)):
         wanted = r_cod.astype(np.int64) * n_span + ids
         at = np.minimum(np.searchsorted(marked, wanted), max(marked.size - 1, 0))
@@ -732,7 +723,7 @@ tail_label : hashable
             f"(head to tail) with different labels {got}; one coder can give one label per "
             "ordered span pair. Merge such labels into one, or compare them with relation_f1"
         )
-    units = _sorted_unique(pair)
+    units = sorted_unique(pair)
     n_related = int(units.size)
     # coders who marked both spans of each unit
     by_span = pd.DataFrame({"span": s_id, "c": s_cod}).drop_duplicates()
