@@ -373,28 +373,23 @@ def exact_set_similarity(name: str, inter: int, na: int, nb: int) -> Fraction:
     union = na + nb - inter
     jac = Fraction(inter, union) if union else Fraction(1)
     dice = Fraction(2 * inter, na + nb) if na + nb else Fraction(1)
-    equal = inter == na == nb
-    subset = inter == min(na, nb) and inter > 0
+    # MASI's monotonicity M: 1 for equal sets, 2/3 when one is a subset of the other, 1/3
+    # when they only intersect, 0 when disjoint; Passonneau's overlap penalty is 1 - M.
+    if inter == na == nb:
+        mono = Fraction(1)
+    elif inter == min(na, nb) and inter > 0:
+        mono = Fraction(2, 3)
+    elif inter > 0:
+        mono = Fraction(1, 3)
+    else:
+        mono = Fraction(0)
+    penalty = 1 - mono
     if name == "jaccard":
         return jac
     if name == "dice":
         return dice
     if name == "masi":
-        mono = (
-            Fraction(1)
-            if equal
-            else Fraction(2, 3)
-            if subset
-            else (Fraction(1, 3) if inter > 0 else Fraction(0))
-        )
         return jac * mono
-    penalty = (
-        Fraction(0)
-        if equal
-        else Fraction(1, 3)
-        if subset
-        else (Fraction(2, 3) if inter > 0 else Fraction(1))
-    )
     if name == "masi_dice":
         return 1 - (1 - dice) * penalty
     if name == "masi_jaccard":
