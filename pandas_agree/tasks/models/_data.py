@@ -1,4 +1,5 @@
-"""Long data to a units x coders table of value codes, for the model-annotator functions.
+"""Long data to a units x coders table of value codes, for the model-annotator functions,
+and the lists of coders they take (candidates, humans), checked against the coders.
 
 A value is *missing* when it is NaN, None or ``pd.NA`` (a missing annotation: the row says
 nothing). A set-valued cell (set, frozenset, list, tuple, numpy array) is a frozenset. Each
@@ -23,7 +24,7 @@ from ...errors import (
     ValueTypeError,
 )
 
-__all__ = ["Wide", "as_label_list", "coder_positions", "wide"]
+__all__ = ["Wide", "as_label_list", "coder_positions", "human_labels", "wide"]
 
 Form = Literal["labels", "numbers", "sets"]
 _SET_CELLS = (set, frozenset, list, tuple, np.ndarray)
@@ -277,3 +278,29 @@ def coder_positions(coders: pd.Index, labels: list[Hashable], param: str) -> np.
             f"{known}{' ...' if len(coders) > 20 else ''}"
         )
     return positions.astype(np.intp)
+
+
+def human_labels(
+    coders: pd.Index, candidates: list[Hashable], humans: Any, param: str
+) -> list[Hashable]:
+    """The human coders a candidate is compared with (``param`` names the candidates).
+
+    ``humans`` as a list of coders of ``coders``, none of them a candidate; by default every
+    coder that is not a candidate, in label order when the labels sort, else in order of
+    appearance.
+    """
+    if humans is None:
+        others = [h for h in coders if not any(h == c for c in candidates)]
+        try:
+            return sorted(others)
+        except TypeError:
+            return others
+    labels = as_label_list(humans, "humans")
+    both = [h for h in labels if any(h == c for c in candidates)]
+    if both:
+        raise InvalidParameterError(
+            f"`humans` lists {both[0]!r}, which `{param}` names too; a candidate is compared "
+            "with the humans, never counted among them"
+        )
+    coder_positions(coders, labels, "humans")
+    return labels

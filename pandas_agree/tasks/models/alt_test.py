@@ -58,7 +58,7 @@ from ..._core.alt_test import (
 from ...declare import declared
 from ...errors import InvalidParameterError, NoEligibleHumansError, UnknownDistanceError
 from ...results import Result
-from ._data import Form, Wide, as_label_list, coder_positions, wide
+from ._data import Form, Wide, as_label_list, coder_positions, human_labels, wide
 
 __all__ = ["TESTS", "AltTestResult", "alt_test", "check_epsilon"]
 
@@ -681,7 +681,7 @@ def alt_test(
     cands = as_label_list(candidate, "candidate")
     tab = wide(data, unit=unit, coder=coder, value=value, form=form, by=by)
     cand_pos = coder_positions(tab.coders, cands, "candidate")
-    human_pos = _human_positions(tab, cands, cand_pos, humans)
+    human_pos = _human_positions(tab, cands, humans)
     scorer = _scorer(similarity, resolved, tab.values, weights)
     present = tab.codes[:, human_pos] >= 0
     codes = np.where(present, tab.codes[:, human_pos], 0)
@@ -794,25 +794,11 @@ def alt_test(
     return _result(rows, domain_rows, summary_rows, by, coder, epsilon, q, test, name, min_items)
 
 
-def _human_positions(
-    tab: Wide, cands: list[Hashable], cand_pos: np.ndarray, humans: Sequence[Hashable] | None
-) -> np.ndarray:
-    if humans is None:
-        pos = np.setdiff1d(np.arange(len(tab.coders)), cand_pos)
-        if pos.size == 0:
-            raise InvalidParameterError(
-                f"`humans`: every coder is a candidate ({cands}); there is no human to compare with"
-            )
-        try:  # in label order when the labels sort, else in order of appearance
-            return pos[np.argsort(np.asarray(tab.coders[pos], dtype=object), kind="stable")]
-        except TypeError:
-            return pos
-    labels = as_label_list(humans, "humans")
-    both = [h for h in labels if any(h == c for c in cands)]
-    if both:
+def _human_positions(tab: Wide, cands: list[Hashable], humans: Any) -> np.ndarray:
+    labels = human_labels(tab.coders, cands, humans, "candidate")
+    if not labels:
         raise InvalidParameterError(
-            f"`humans` lists {both[0]!r}, which is also a `candidate`; a candidate is tested "
-            "against the humans, never counted among them"
+            f"`humans`: every coder is a candidate ({cands}); there is no human to compare with"
         )
     return coder_positions(tab.coders, labels, "humans")
 
