@@ -38,6 +38,7 @@ from ._frame import (
     offsets,
     overlap_candidates,
     py_scalar,
+    require_labels,
     which,
 )
 from .f1 import ALL_LABELS
@@ -113,15 +114,8 @@ def _validate(
                 f"`{param}` column {col!r} is not in `{name}`; its columns are "
                 f"{list(relations.columns)} (pass {param}=<column name>)"
             )
-    for param in ("document", "coder", "label"):
-        col = cols[param]
-        missing = relations[col].isna().to_numpy()
-        if missing.any():
-            raise InvalidParameterError(
-                f"`{param}` column {col!r} of `{name}` is missing in "
-                f"{which(missing, relations.index)}; every relation needs a document, a coder "
-                "and a label"
-            )
+    labelled = {param: cols[param] for param in ("document", "coder", "label")}
+    require_labels(relations, name, "relation", labelled)
     for end in ("head", "tail"):
         for part in ("start", "end") + (("label",) if span_labels else ()):
             col = cols[f"{end}_{part}"]
