@@ -1,5 +1,4 @@
-"""Long data to a units x coders table of value codes, for the model-annotator functions,
-and the lists of coders they take (candidates, humans), checked against the coders.
+"""Long data to a units x coders table of value codes, for the model-annotator functions.
 
 A value is *missing* when it is NaN, None or ``pd.NA`` (a missing annotation: the row says
 nothing). A set-valued cell (set, frozenset, list, tuple, numpy array) is a frozenset. Each
@@ -24,7 +23,7 @@ from ...errors import (
     ValueTypeError,
 )
 
-__all__ = ["Wide", "as_label_list", "coder_positions", "human_labels", "wide"]
+__all__ = ["Wide", "wide"]
 
 Form = Literal["labels", "numbers", "sets"]
 _SET_CELLS = (set, frozenset, list, tuple, np.ndarray)
@@ -251,56 +250,3 @@ def wide(
                 "groups (give units of different groups different ids)"
             )
     return Wide(units, coders, codes, values, group, groups, is_set)
-
-
-def as_label_list(labels: Any, param: str) -> list[Hashable]:
-    """One label or a list of labels as a list (a string is one label)."""
-    if isinstance(labels, (str, bytes)) or not isinstance(
-        labels, (list, tuple, pd.Index, np.ndarray, pd.Series)
-    ):
-        labels = [labels]
-    out = list(labels)
-    if not out:
-        raise InvalidParameterError(f"`{param}` must name at least one coder, got {labels!r}")
-    if len(set(map(repr, out))) != len(out):
-        raise InvalidParameterError(f"`{param}` names a coder twice: {out!r}")
-    return out
-
-
-def coder_positions(coders: pd.Index, labels: list[Hashable], param: str) -> np.ndarray:
-    """Positions of ``labels`` among ``coders``, or an error naming ``param`` and the unknown."""
-    positions = coders.get_indexer(pd.Index(labels, dtype=object))
-    if (positions < 0).any():
-        bad = [label for label, p in zip(labels, positions) if p < 0]
-        known = list(coders[:20])
-        raise InvalidParameterError(
-            f"`{param}` {bad[0]!r} is not a coder with a value in the data; the coders are "
-            f"{known}{' ...' if len(coders) > 20 else ''}"
-        )
-    return positions.astype(np.intp)
-
-
-def human_labels(
-    coders: pd.Index, candidates: list[Hashable], humans: Any, param: str
-) -> list[Hashable]:
-    """The human coders a candidate is compared with (``param`` names the candidates).
-
-    ``humans`` as a list of coders of ``coders``, none of them a candidate; by default every
-    coder that is not a candidate, in label order when the labels sort, else in order of
-    appearance.
-    """
-    if humans is None:
-        others = [h for h in coders if not any(h == c for c in candidates)]
-        try:
-            return sorted(others)
-        except TypeError:
-            return others
-    labels = as_label_list(humans, "humans")
-    both = [h for h in labels if any(h == c for c in candidates)]
-    if both:
-        raise InvalidParameterError(
-            f"`humans` lists {both[0]!r}, which `{param}` names too; a candidate is compared "
-            "with the humans, never counted among them"
-        )
-    coder_positions(coders, labels, "humans")
-    return labels

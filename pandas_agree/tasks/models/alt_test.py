@@ -58,7 +58,8 @@ from ..._core.alt_test import (
 from ...declare import declared
 from ...errors import InvalidParameterError, NoEligibleHumansError, UnknownDistanceError
 from ...results import Result
-from ._data import Form, Wide, as_label_list, coder_positions, human_labels, wide
+from ._coders import as_label_list, coder_positions, human_coders
+from ._data import Form, Wide, wide
 
 __all__ = ["TESTS", "AltTestResult", "alt_test", "check_epsilon"]
 
@@ -621,8 +622,6 @@ def alt_test(
         together (as the authors advise), and "passes in X of N domains".
     weights : mapping or callable, optional
         Element weights for ``weighted_dice`` and ``weighted_jaccard``.
-    unit, coder, value : hashable
-        Column names.
 
     Returns
     -------
@@ -795,7 +794,7 @@ def alt_test(
 
 
 def _human_positions(tab: Wide, cands: list[Hashable], humans: Any) -> np.ndarray:
-    labels = human_labels(tab.coders, cands, humans, "candidate")
+    labels = human_coders(tab.coders, cands, humans, "candidate")
     if not labels:
         raise InvalidParameterError(
             f"`humans`: every coder is a candidate ({cands}); there is no human to compare with"

@@ -40,7 +40,7 @@ from ..._core.bootstrap import multiplicities, weighted_replicates
 from ...declare import declared
 from ...errors import InvalidParameterError
 from ...results import Result
-from ._data import as_label_list, coder_positions, human_labels
+from ._coders import as_label_list, coder_positions, human_coders
 
 __all__ = ["CandidateReport", "candidate_report"]
 
@@ -116,7 +116,7 @@ def _coders(
     """The candidate and human labels, checked against the coders with a value."""
     labels = pd.Index(pd.unique(data.loc[data[value].notna(), coder]))
     coder_positions(labels, candidates, "candidates")
-    known = human_labels(labels, candidates, humans, "candidates")
+    known = human_coders(labels, candidates, humans, "candidates")
     if len(known) < 2:
         raise InvalidParameterError(
             f"`humans` must hold at least two coders (alpha of the humans alone), got {known!r}"
@@ -235,8 +235,6 @@ def candidate_report(
         Seed or generator of the bootstrap.
     weights : mapping or callable, optional
         Element weights of ``weighted_dice`` and ``weighted_jaccard``.
-    unit, coder, value : hashable
-        Column names.
 
     Returns
     -------
