@@ -29,6 +29,7 @@ __all__ = [
     "offsets",
     "overlap_candidates",
     "py_scalar",
+    "require_labels",
     "subset",
     "validate",
     "which",
@@ -107,6 +108,23 @@ def check_frame(frame: Any, name: str) -> None:
         raise ValueTypeError(f"`{name}` must be a pandas DataFrame, got {type(frame).__name__}")
 
 
+def require_labels(
+    frame: pd.DataFrame, name: str, noun: str, columns: Mapping[str, Hashable]
+) -> None:
+    """Every row of ``frame`` (the argument ``name``) names its document, coder and label.
+
+    ``columns`` maps the parameters ``document``, ``coder`` and ``label`` to their columns;
+    ``noun`` is what a row is (a span, a relation), for the message.
+    """
+    for param, col in columns.items():
+        missing = frame[col].isna().to_numpy()
+        if missing.any():
+            raise InvalidParameterError(
+                f"`{param}` column {col!r} of `{name}` is missing in {which(missing, frame.index)};"
+                f" every {noun} needs a document, a coder and a label"
+            )
+
+
 def validate(
     spans: Any,
     document: Hashable,
@@ -117,13 +135,7 @@ def validate(
 ) -> Spans:
     check_frame(spans, "spans")
     check_columns(spans, document=document, coder=coder, start=start, end=end, label=label)
-    for param, col in (("document", document), ("coder", coder), ("label", label)):
-        missing = spans[col].isna().to_numpy()
-        if missing.any():
-            raise InvalidParameterError(
-                f"`{param}` column {col!r} of `spans` is missing in {which(missing, spans.index)};"
-                " every span needs a document, a coder and a label"
-            )
+    require_labels(spans, "spans", "span", {"document": document, "coder": coder, "label": label})
     s = offsets(spans, start, "start", "spans")
     e = offsets(spans, end, "end", "spans")
     empty = e <= s

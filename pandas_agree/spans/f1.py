@@ -321,6 +321,9 @@ def span_f1(
 
     Examples
     --------
+    Coders A and B mark the same two PER spans, but B's second one ends two characters
+    later: one exact match out of two annotations each, and two overlap matches.
+
     >>> import pandas as pd
     >>> import pandas_agree as pa
     >>> spans = pd.DataFrame({

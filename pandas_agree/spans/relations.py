@@ -23,6 +23,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._core.unique import sorted_unique
 from ..declare import RELATION_COLUMNS, declared
 from ..errors import ColumnNotFoundError, InvalidParameterError
 from ..results import Result
@@ -37,6 +38,7 @@ from ._frame import (
     offsets,
     overlap_candidates,
     py_scalar,
+    require_labels,
     which,
 )
 from .f1 import ALL_LABELS
@@ -83,16 +85,6 @@ def _factorize(values: Any) -> tuple[np.ndarray, pd.Index]:
     return codes.astype(np.intp), pd.Index(uniques, dtype=object)
 
 
-def _sorted_unique(x: np.ndarray) -> np.ndarray:
-    """``np.unique`` of integers by sorting (NumPy 2's hash-based unique is far slower here)."""
-    out = np.sort(x)
-    if out.size > 1:
-        keep = np.empty(out.size, dtype=bool)
-        keep[0] = True
-        np.not_equal(out[1:], out[:-1], out=keep[1:])
-        out = out[keep]
-    return out
-
 
 def _columns(*names: Hashable) -> dict[str, Hashable]:
     """The relation-frame column names passed to a function, by their place in
@@ -122,15 +114,8 @@ def _validate(
                 f"`{param}` column {col!r} is not in `{name}`; its columns are "
                 f"{list(relations.columns)} (pass {param}=<column name>)"
             )
-    for param in ("document", "coder", "label"):
-        col = cols[param]
-        missing = relations[col].isna().to_numpy()
-        if missing.any():
-            raise InvalidParameterError(
-                f"`{param}` column {col!r} of `{name}` is missing in "
-                f"{which(missing, relations.index)}; every relation needs a document, a coder "
-                "and a label"
-            )
+    labelled = {param: cols[param] for param in ("document", "coder", "label")}
+    require_labels(relations, name, "relation", labelled)
     for end in ("head", "tail"):
         for part in ("start", "end") + (("label",) if span_labels else ()):
             col = cols[f"{end}_{part}"]
@@ -700,7 +685,7 @@ tail_label : hashable
     span_id = table.groupby(["d", "s", "e", "l"], sort=True).ngroup().to_numpy(np.int64)
     s_id, h_id, t_id = span_id[:n_s], span_id[n_s : n_s + n_r], span_id[n_s + n_r :]
     n_span = int(span_id.max()) + 1 if span_id.size else 0
-    marked = _sorted_unique(s_cod.astype(np.int64) * n_span + s_id)
+    marked = sorted_unique(s_cod.astype(np.int64) * n_span + s_id)
     for end_name, ids in (("head", h_id), ("tail", t_id)):
         wanted = r_cod.astype(np.int64) * n_span + ids
         at = np.minimum(np.searchsorted(marked, wanted), max(marked.size - 1, 0))
@@ -732,7 +717,7 @@ tail_label : hashable
             f"(head to tail) with different labels {got}; one coder can give one label per "
             "ordered span pair. Merge such labels into one, or compare them with relation_f1"
         )
-    units = _sorted_unique(pair)
+    units = sorted_unique(pair)
     n_related = int(units.size)
     # coders who marked both spans of each unit
     by_span = pd.DataFrame({"span": s_id, "c": s_cod}).drop_duplicates()

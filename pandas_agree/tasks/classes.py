@@ -48,7 +48,6 @@ class Roles:
     missing: str
     item_noun: str
     cls_noun: str
-    group_noun: str
 
 
 def show(values: Sequence[Any]) -> str:

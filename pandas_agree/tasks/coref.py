@@ -73,7 +73,6 @@ _COREF = Roles(
     missing="missing_markables",
     item_noun="markable",
     cls_noun="chain",
-    group_noun="document",
 )
 
 

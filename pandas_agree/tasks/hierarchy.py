@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import is_hashable
 
+from .._core.unique import sorted_unique
 from ..declare import declared
 from ..errors import (
     ColumnNotFoundError,
@@ -116,16 +117,6 @@ def _check_label(x: Any, where: str) -> None:
     except TypeError:
         raise InvalidParameterError(f"{where}: a label must be hashable, got {x!r}") from None
 
-
-def _sorted_unique(x: np.ndarray) -> np.ndarray:
-    """``np.unique`` of integers by sorting (NumPy 2's hash-based unique is far slower here)."""
-    out = np.sort(x)
-    if out.size > 1:
-        keep = np.empty(out.size, dtype=bool)
-        keep[0] = True
-        np.not_equal(out[1:], out[:-1], out=keep[1:])
-        out = out[keep]
-    return out
 
 
 def _py(x: Any) -> Any:
@@ -494,7 +485,7 @@ class Taxonomy:
     def augment(self, labels: Iterable[Hashable] | Hashable) -> frozenset:
         """A label (or a set of labels) with all the ancestors of its labels."""
         codes = self.codes(_as_list(labels), what="`labels`")
-        return frozenset(self._labels[i] for i in _sorted_unique(self._expand(codes)[1]))
+        return frozenset(self._labels[i] for i in sorted_unique(self._expand(codes)[1]))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per label: ``label``, ``parent`` (None at the top), ``depth``.
@@ -1063,7 +1054,7 @@ def hierarchical_f1(
     pos, anc = tax._expand(codes)
     n_lab = len(tax)
     rating_of = owner[pos]
-    keys = _sorted_unique(rating[rating_of].astype(np.int64) * n_lab + anc)
+    keys = sorted_unique(rating[rating_of].astype(np.int64) * n_lab + anc)
     key_rating = keys // n_lab  # unit * n_c + coder
     key_unit = key_rating // n_c
     key_coder = key_rating % n_c

@@ -23,7 +23,7 @@ from ...errors import (
     ValueTypeError,
 )
 
-__all__ = ["Wide", "as_label_list", "coder_positions", "wide"]
+__all__ = ["Wide", "wide"]
 
 Form = Literal["labels", "numbers", "sets"]
 _SET_CELLS = (set, frozenset, list, tuple, np.ndarray)
@@ -250,30 +250,3 @@ def wide(
                 "groups (give units of different groups different ids)"
             )
     return Wide(units, coders, codes, values, group, groups, is_set)
-
-
-def as_label_list(labels: Any, param: str) -> list[Hashable]:
-    """One label or a list of labels as a list (a string is one label)."""
-    if isinstance(labels, (str, bytes)) or not isinstance(
-        labels, (list, tuple, pd.Index, np.ndarray, pd.Series)
-    ):
-        labels = [labels]
-    out = list(labels)
-    if not out:
-        raise InvalidParameterError(f"`{param}` must name at least one coder, got {labels!r}")
-    if len(set(map(repr, out))) != len(out):
-        raise InvalidParameterError(f"`{param}` names a coder twice: {out!r}")
-    return out
-
-
-def coder_positions(coders: pd.Index, labels: list[Hashable], param: str) -> np.ndarray:
-    """Positions of ``labels`` among ``coders``, or an error naming ``param`` and the unknown."""
-    positions = coders.get_indexer(pd.Index(labels, dtype=object))
-    if (positions < 0).any():
-        bad = [label for label, p in zip(labels, positions) if p < 0]
-        known = list(coders[:20])
-        raise InvalidParameterError(
-            f"`{param}` {bad[0]!r} is not a coder with a value in the data; the coders are "
-            f"{known}{' ...' if len(coders) > 20 else ''}"
-        )
-    return positions.astype(np.intp)

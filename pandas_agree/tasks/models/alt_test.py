@@ -58,7 +58,8 @@ from ..._core.alt_test import (
 from ...declare import declared
 from ...errors import InvalidParameterError, NoEligibleHumansError, UnknownDistanceError
 from ...results import Result
-from ._data import Form, Wide, as_label_list, coder_positions, wide
+from ._coders import as_label_list, coder_positions, human_coders
+from ._data import Form, Wide, wide
 
 __all__ = ["TESTS", "AltTestResult", "alt_test", "check_epsilon"]
 
@@ -373,28 +374,23 @@ def exact_set_similarity(name: str, inter: int, na: int, nb: int) -> Fraction:
     union = na + nb - inter
     jac = Fraction(inter, union) if union else Fraction(1)
     dice = Fraction(2 * inter, na + nb) if na + nb else Fraction(1)
-    equal = inter == na == nb
-    subset = inter == min(na, nb) and inter > 0
+    # MASI's monotonicity M: 1 for equal sets, 2/3 when one is a subset of the other, 1/3
+    # when they only intersect, 0 when disjoint; Passonneau's overlap penalty is 1 - M.
+    if inter == na == nb:
+        mono = Fraction(1)
+    elif inter == min(na, nb) and inter > 0:
+        mono = Fraction(2, 3)
+    elif inter > 0:
+        mono = Fraction(1, 3)
+    else:
+        mono = Fraction(0)
+    penalty = 1 - mono
     if name == "jaccard":
         return jac
     if name == "dice":
         return dice
     if name == "masi":
-        mono = (
-            Fraction(1)
-            if equal
-            else Fraction(2, 3)
-            if subset
-            else (Fraction(1, 3) if inter > 0 else Fraction(0))
-        )
         return jac * mono
-    penalty = (
-        Fraction(0)
-        if equal
-        else Fraction(1, 3)
-        if subset
-        else (Fraction(2, 3) if inter > 0 else Fraction(1))
-    )
     if name == "masi_dice":
         return 1 - (1 - dice) * penalty
     if name == "masi_jaccard":
@@ -626,8 +622,6 @@ def alt_test(
         together (as the authors advise), and "passes in X of N domains".
     weights : mapping or callable, optional
         Element weights for ``weighted_dice`` and ``weighted_jaccard``.
-    unit, coder, value : hashable
-        Column names.
 
     Returns
     -------
@@ -686,7 +680,7 @@ def alt_test(
     cands = as_label_list(candidate, "candidate")
     tab = wide(data, unit=unit, coder=coder, value=value, form=form, by=by)
     cand_pos = coder_positions(tab.coders, cands, "candidate")
-    human_pos = _human_positions(tab, cands, cand_pos, humans)
+    human_pos = _human_positions(tab, cands, humans)
     scorer = _scorer(similarity, resolved, tab.values, weights)
     present = tab.codes[:, human_pos] >= 0
     codes = np.where(present, tab.codes[:, human_pos], 0)
@@ -799,25 +793,11 @@ def alt_test(
     return _result(rows, domain_rows, summary_rows, by, coder, epsilon, q, test, name, min_items)
 
 
-def _human_positions(
-    tab: Wide, cands: list[Hashable], cand_pos: np.ndarray, humans: Sequence[Hashable] | None
-) -> np.ndarray:
-    if humans is None:
-        pos = np.setdiff1d(np.arange(len(tab.coders)), cand_pos)
-        if pos.size == 0:
-            raise InvalidParameterError(
-                f"`humans`: every coder is a candidate ({cands}); there is no human to compare with"
-            )
-        try:  # in label order when the labels sort, else in order of appearance
-            return pos[np.argsort(np.asarray(tab.coders[pos], dtype=object), kind="stable")]
-        except TypeError:
-            return pos
-    labels = as_label_list(humans, "humans")
-    both = [h for h in labels if any(h == c for c in cands)]
-    if both:
+def _human_positions(tab: Wide, cands: list[Hashable], humans: Any) -> np.ndarray:
+    labels = human_coders(tab.coders, cands, humans, "candidate")
+    if not labels:
         raise InvalidParameterError(
-            f"`humans` lists {both[0]!r}, which is also a `candidate`; a candidate is tested "
-            "against the humans, never counted among them"
+            f"`humans`: every coder is a candidate ({cands}); there is no human to compare with"
         )
     return coder_positions(tab.coders, labels, "humans")
 

@@ -40,7 +40,7 @@ from ..._core.bootstrap import multiplicities, weighted_replicates
 from ...declare import declared
 from ...errors import InvalidParameterError
 from ...results import Result
-from ._data import as_label_list, coder_positions
+from ._coders import as_label_list, coder_positions, human_coders
 
 __all__ = ["CandidateReport", "candidate_report"]
 
@@ -116,21 +116,7 @@ def _coders(
     """The candidate and human labels, checked against the coders with a value."""
     labels = pd.Index(pd.unique(data.loc[data[value].notna(), coder]))
     coder_positions(labels, candidates, "candidates")
-    if humans is None:
-        known = [h for h in labels if not any(h == c for c in candidates)]
-        try:  # in label order when the labels sort, else in order of appearance
-            known = sorted(known)
-        except TypeError:
-            pass
-    else:
-        known = as_label_list(humans, "humans")
-        both = [h for h in known if any(h == c for c in candidates)]
-        if both:
-            raise InvalidParameterError(
-                f"`humans` lists {both[0]!r}, which is also one of the `candidates`; a "
-                "candidate is compared with the humans, never counted among them"
-            )
-        coder_positions(labels, known, "humans")
+    known = human_coders(labels, candidates, humans, "candidates")
     if len(known) < 2:
         raise InvalidParameterError(
             f"`humans` must hold at least two coders (alpha of the humans alone), got {known!r}"
@@ -249,8 +235,6 @@ def candidate_report(
         Seed or generator of the bootstrap.
     weights : mapping or callable, optional
         Element weights of ``weighted_dice`` and ``weighted_jaccard``.
-    unit, coder, value : hashable
-        Column names.
 
     Returns
     -------

@@ -20,7 +20,7 @@ import pandas as pd
 from ...declare import declared
 from ...errors import ColumnNotFoundError, InvalidParameterError, ValueTypeError
 from ...results import Result
-from ._data import as_label_list, coder_positions
+from ._coders import as_label_list, coder_positions
 
 __all__ = ["SelfConsistencyResult", "self_consistency"]
 
@@ -96,8 +96,6 @@ def self_consistency(
         Seed of the bootstrap.
     weights : mapping or callable, optional
         Element weights of ``weighted_dice`` and ``weighted_jaccard``.
-    unit, coder, value : hashable
-        Column names.
 
     Returns
     -------

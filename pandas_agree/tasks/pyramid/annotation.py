@@ -55,7 +55,6 @@ _PYRAMID = Roles(
     missing="missing_tokens",
     item_noun="token",
     cls_noun="SCU",
-    group_noun="docset",
 )
 
 

@@ -223,6 +223,40 @@ def _pyramid_table(
     return weights, groups
 
 
+def _peer_table(
+    peers: Any, keys: _Keys, scu: Hashable, sentence: Hashable | None = None
+) -> pd.DataFrame:
+    """``peers`` checked (a frame with the named columns, no missing labels) and standardized:
+    the key columns (``_d`` 0 for a single pyramid), the sentence (``_sent``, when given) and
+    the SCU id (``_s``)."""
+    _frame(peers, "peers")
+    cols = {
+        "peer": keys.peer,
+        "scu": scu,
+        "sentence": sentence,
+        "docset": keys.docset,
+        "annotator": keys.annotator,
+        "pyramid_by": keys.pyramid_by,
+    }
+    check_columns(peers, **{param: col for param, col in cols.items() if col is not None})
+    _no_missing(
+        peers,
+        "peers",
+        docset=keys.docset,
+        pyramid_by=keys.pyramid_by,
+        annotator=keys.annotator,
+        peer=keys.peer,
+        sentence=sentence,
+    )
+    std = pd.DataFrame({c: peers[k].to_numpy() for c, k in keys.names().items()})
+    if _D not in std:
+        std[_D] = 0
+    if sentence is not None:
+        std["_sent"] = peers[sentence].to_numpy()
+    std[_S] = peers[scu].to_numpy()
+    return std
+
+
 def _modified_size(average: np.ndarray, how: str) -> np.ndarray:
     if how == "round":  # Java's Math.round, as DUCView 1.4: halves go up
         return np.floor(average + 0.5)
@@ -251,6 +285,9 @@ def pyramid_sizes(
     modified_size: ModifiedSize = "round",
 ) -> pd.DataFrame:
     """The size of each pyramid and of the ideal summary behind its modified score.
+
+    The pyramid side of :func:`pyramid_scores`: its modified scores divide by
+    ``max_modified``, the weight of an ideal summary of ``modified_size`` SCUs.
 
     Parameters
     ----------
@@ -402,20 +439,8 @@ def pyramid_scores(
     keys = _Keys(docset, pyramid_by, annotator, peer)
     _check_names(keys, scu, summary, {})
     weights, groups = _pyramid_table(pyramid, keys, scu, summary)
-    _frame(peers, "peers")
-    cols: dict[str, Hashable] = {"peer": peer, "scu": scu}
-    for param, col in (("docset", docset), ("annotator", annotator), ("pyramid_by", pyramid_by)):
-        if col is not None:
-            cols[param] = col
-    check_columns(peers, **cols)
-    _no_missing(
-        peers, "peers", docset=docset, pyramid_by=pyramid_by, annotator=annotator, peer=peer
-    )
+    std = _peer_table(peers, keys, scu)
     pcols = keys.pyramid_cols() or [_D]
-    std = pd.DataFrame({c: peers[k].to_numpy() for c, k in keys.names().items()})
-    if _D not in std:
-        std[_D] = 0
-    std[_S] = peers[scu].to_numpy()
     std = _match(std, groups[[*pcols, _G]], pcols)
     lost = std[_G].isna().to_numpy()
     if lost.any():
@@ -738,21 +763,7 @@ def sentence_weight_variation(
     keys = _Keys(docset, pyramid_by, annotator, peer)
     _check_names(keys, scu, summary, {"sentence": sentence})
     weights, _ = _pyramid_table(pyramid, keys, scu, summary)
-    _frame(peers, "peers")
-    cols: dict[str, Hashable] = {"peer": peer, "scu": scu, "sentence": sentence}
-    for param, col in (("docset", docset), ("annotator", annotator), ("pyramid_by", pyramid_by)):
-        if col is not None:
-            cols[param] = col
-    check_columns(peers, **cols)
-    _no_missing(
-        peers,
-        "peers",
-        docset=docset,
-        pyramid_by=pyramid_by,
-        annotator=annotator,
-        peer=peer,
-        sentence=sentence,
-    )
+    std = _peer_table(peers, keys, scu, sentence)
     # weights and unknown ids are checked exactly as for the scores
     pyramid_scores(
         peers,
@@ -765,11 +776,6 @@ def sentence_weight_variation(
         pyramid_by=pyramid_by,
     )
     pcols = keys.pyramid_cols() or [_D]
-    std = pd.DataFrame({c: peers[k].to_numpy() for c, k in keys.names().items()})
-    if _D not in std:
-        std[_D] = 0
-    std["_sent"] = peers[sentence].to_numpy()
-    std[_S] = peers[scu].to_numpy()
     std = _match(std, weights[[*pcols, _S, _W]], [*pcols, _S])
     pk = [*pcols, *([_A] if annotator is not None else []), _P, "_sent"]
     codes = std.groupby(pk, sort=False).ngroup().to_numpy()
