@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..data.frames import nonempty_frame
 from ..errors import InvalidParameterError, ValueTypeError
 
 __all__ = ["alignment", "candidates", "forest", "heatmap", "score_scatter"]
@@ -71,14 +72,6 @@ def _pyplot() -> Any:
             'pip install matplotlib (or, in a clone of pandas_agree, pip install ".[plot]")'
         ) from exc
     return plt
-
-
-def _check_frame(frame: Any, name: str) -> pd.DataFrame:
-    if not isinstance(frame, pd.DataFrame):
-        raise ValueTypeError(f"`{name}` must be a pandas DataFrame, got {type(frame).__name__}")
-    if frame.empty:
-        raise InvalidParameterError(f"`{name}` is empty (shape {frame.shape})")
-    return frame
 
 
 def _check_thresholds(thresholds: Any) -> list[float]:
@@ -192,7 +185,7 @@ def forest(
     >>> ax.get_legend().get_title().get_text()
     'distance'
     """
-    frame = _check_frame(report_frame, "report_frame")
+    frame = nonempty_frame(report_frame, "report_frame")
     names = _distance_columns(frame, distances)
     lines = _check_thresholds(thresholds)
     plt = _pyplot()
@@ -311,7 +304,7 @@ def heatmap(
     >>> sorted(t.get_text() for t in ax.texts)[:3]
     ['0.62', '0.62', '0.67']
     """
-    frame = _check_frame(pairwise_frame, "pairwise_frame")
+    frame = nonempty_frame(pairwise_frame, "pairwise_frame")
     try:
         values = frame.to_numpy(dtype=float)
     except (TypeError, ValueError) as exc:
@@ -416,7 +409,7 @@ def score_scatter(
     >>> ax.get_xlabel(), ax.get_ylabel()
     ('ann1', 'ann2')
     """
-    frame = _check_frame(scores, "scores")
+    frame = nonempty_frame(scores, "scores")
     keys = [docset, peer] if docset is not None else [peer]
     for name, col in (("by", by), ("score", score), ("peer", peer), ("docset", docset)):
         if col is not None and col not in frame.columns:
@@ -654,7 +647,7 @@ def alignment(
     ['A', 'B']
     """
     frame = result if isinstance(result, pd.DataFrame) else getattr(result, "alignment", result)
-    frame = _check_frame(frame, "result")
+    frame = nonempty_frame(frame, "result")
     needed = ["document", "alignment", "coder", "start", "end", "label", "disorder"]
     missing = [c for c in needed if c not in frame.columns]
     if missing:
