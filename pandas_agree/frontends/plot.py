@@ -20,6 +20,8 @@ raises ImportError when it is not installed: install it with ``pip install matpl
 
 Examples
 --------
+The examples here and in each function draw without a display, on matplotlib's Agg backend:
+
 >>> import matplotlib
 >>> matplotlib.use("Agg")
 >>> import pandas_agree as pa
@@ -174,8 +176,6 @@ def forest(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas_agree as pa
     >>> rep = pa.report(pa.datasets.masi_figures(), ["nominal", "jaccard", "masi"],
     ...                 by="figure", ci=0.95, n_boot=200, rng=1)
@@ -296,8 +296,6 @@ def heatmap(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas_agree as pa
     >>> table = pa.pairwise(pa.datasets.krippendorff_2011(), "percent")
     >>> ax = pa.plot.heatmap(table)
@@ -399,8 +397,6 @@ def score_scatter(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pandas_agree import datasets, plot, pyramid_scoring
     >>> scores = pyramid_scoring.pyramid_scores(
     ...     datasets.pyramid_study_peers(), datasets.pyramid_study_pyramids(),
@@ -500,8 +496,6 @@ def candidates(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas_agree as pa
     >>> df = pa.datasets.model_annotations()
     >>> models = ["model_a", "model_b", "model_c"]
@@ -633,8 +627,6 @@ def alignment(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> import pandas_agree as pa
     >>> from pandas_agree import plot
