@@ -17,7 +17,7 @@ import pandas as pd
 from .. import declare
 from .forward import forward
 
-__all__ = ["AgreeAccessor", "DeclaredMethods", "accessor_methods"]
+__all__ = ["AgreeAccessor", "DeclaredAccessor", "DeclaredMethods", "accessor_methods"]
 
 
 class DeclaredMethods(type):
@@ -48,7 +48,27 @@ class DeclaredMethods(type):
         return sorted({*super().__dir__(), *declare.declarations(cls._frontend)})
 
 
-class AgreeAccessor(metaclass=DeclaredMethods):
+class DeclaredAccessor(metaclass=DeclaredMethods):
+    """The body every accessor shares: it wraps one object, and its methods are made on first use.
+
+    A subclass names its ``_frontend`` (and may take a subclass of :class:`DeclaredMethods`
+    as its metaclass); an attribute missing on an instance is looked up on the class, where
+    the metaclass makes the method, and bound to the instance.
+    """
+
+    _frontend: str
+
+    def __init__(self, obj: Any) -> None:
+        self._obj = obj
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(type(self), name).__get__(self, type(self))
+
+    def __dir__(self) -> list[str]:
+        return dir(type(self))
+
+
+class AgreeAccessor(DeclaredAccessor):
     """Agreement statistics on long data: ``df.agree.alpha(distance="masi")``.
 
     Every method takes ``unit=``, ``coder=``, ``value=`` column names (defaults ``"unit"``,
@@ -69,15 +89,6 @@ class AgreeAccessor(metaclass=DeclaredMethods):
     """
 
     _frontend = "frame"
-
-    def __init__(self, obj: pd.DataFrame) -> None:
-        self._obj = obj
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(type(self), name).__get__(self, type(self))
-
-    def __dir__(self) -> list[str]:
-        return dir(type(self))
 
 
 pd.api.extensions.register_dataframe_accessor("agree")(AgreeAccessor)

@@ -32,7 +32,7 @@ import re
 import shlex
 import sys
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import IO, Any, NoReturn
@@ -540,34 +540,29 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _probability(text: str) -> float:
+def _number(
+    text: str, convert: Callable[[str], Any], ok: Callable[[Any], bool], what: str
+) -> Any:
+    """``convert(text)`` when it converts and ``ok`` accepts it; else argparse's error."""
     try:
-        x = float(text)
+        x = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
-    if not 0 < x < 1:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}")
+        x = None
+    if x is None or not ok(x):
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
     return x
 
 
+def _probability(text: str) -> float:
+    return _number(text, float, lambda x: 0 < x < 1, "a number in (0, 1)")
+
+
 def _positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return n
+    return _number(text, int, lambda n: n >= 1, "a positive integer")
 
 
 def _digits(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= 15:
-        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 15, got {text!r}")
-    return n
+    return _number(text, int, lambda n: 0 <= n <= 15, "an integer from 0 to 15")
 
 
 def _separator(text: str) -> str:
@@ -629,7 +624,7 @@ def _alias(group: Any, old: str, new: str, dest: str, choices: Sequence[str]) ->
 
 
 def _add_output_options(group: Any, command: str) -> None:
-    """--to (and its old spelling) and --digits, the same in every subcommand."""
+    """--to (and its old spelling), --digits and --output, the same in every subcommand."""
     group.add_argument(
         "--to",
         dest="format",
@@ -646,6 +641,7 @@ def _add_output_options(group: Any, command: str) -> None:
         default=3,
         help="decimals in table and markdown output (default: %(default)s)",
     )
+    group.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -784,7 +780,6 @@ def build_parser() -> argparse.ArgumentParser:
         "ratio need it, and ordinal on numbers (text ranks '10' before '9')",
     )
     _add_output_options(io_, "report")
-    io_.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     _add_page_options(rep, "units")
     _add_spans_parser(sub)
     return parser
@@ -810,6 +805,14 @@ def _add_page_options(parser: argparse.ArgumentParser, items: str) -> None:
         metavar="N",
         help=f"most {items} to adjudicate: the page shows 50 by default, the CSV all",
     )
+    if items == "spans":
+        page.add_argument(
+            "--match",
+            choices=["exact", "overlap"],
+            default="exact",
+            help="span matching of the page's F1 tables and of the spans to adjudicate "
+            "(default: %(default)s)",
+        )
 
 
 def _run_report(args: argparse.Namespace) -> str:
@@ -1166,14 +1169,6 @@ def _add_spans_parser(sub: Any) -> None:
         "reason (raise, the default) or merge them into one unit",
     )
     _add_output_options(sp, "spans")
-    sp.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
-    sp.add_argument(
-        "--match",
-        choices=["exact", "overlap"],
-        default="exact",
-        help="span matching of the page's F1 tables and of the spans to adjudicate "
-        "(default: %(default)s)",
-    )
     _add_page_options(sp, "spans")
 
 

@@ -458,6 +458,19 @@ def _check_text(x: Any, name: str) -> str | None:
     return x
 
 
+def _check_page_options(
+    top: Any, digits: Any, title: Any, source: Any, call: Any
+) -> tuple[int, int, str | None, str | None, str | None]:
+    """The options every page takes, checked: ``top``, ``digits`` and three texts."""
+    return (
+        _check_top(top),
+        _check_digits(digits),
+        _check_text(title, "title"),
+        _check_text(source, "source"),
+        _check_text(call, "call"),
+    )
+
+
 def _as_list(x: Any) -> list[Any]:
     if x is None:
         return []
@@ -585,36 +598,10 @@ def report_page(
     import pandas_agree as pa
     from pandas_agree.krippendorff.disagreements import nested_units, ranked_disagreements
 
-    top = _check_top(top)
-    digits = _check_digits(digits)
-    title = _check_text(title, "title")
-    source = _check_text(source, "source")
-    call = _check_text(call, "call")
+    top, digits, title, source, call = _check_page_options(top, digits, title, source, call)
     notes: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DegenerateDataWarning)
-        table = pa.report(
-            data,
-            distance,
-            by,
-            unit=unit,
-            coder=coder,
-            value=value,
-            categories=categories,
-            on_duplicate=on_duplicate,
-            weights=weights,
-            sep=sep,
-            ci=ci,
-            ci_method=ci_method,
-            n_boot=n_boot,
-            rng=rng,
-            coefficients=coefficients,
-            progress=progress,
-        )
-    by_cols = _as_list(by)
-    alphas = _alpha_columns(table)
-    first = _as_list(distance)[0]
-    given = {
+    # the arguments of the report, passed to it and named in the page's call
+    report_args = {
         "distance": distance,
         "by": by,
         "unit": unit,
@@ -629,9 +616,14 @@ def report_page(
         "n_boot": n_boot,
         "rng": rng,
         "coefficients": coefficients,
-        "top": top,
-        "digits": digits,
     }
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DegenerateDataWarning)
+        table = pa.report(data, **report_args, progress=progress)
+    by_cols = _as_list(by)
+    alphas = _alpha_columns(table)
+    first = _as_list(distance)[0]
+    given = {**report_args, "top": top, "digits": digits}
     keys = None
     frame, cols = data, {"unit": unit, "coder": coder, "value": value}
     if by_cols:
@@ -941,22 +933,22 @@ def span_report_page(
     >>> import pandas as pd
     >>> from pandas_agree.frontends.html import span_report_page
     >>> spans = pd.DataFrame({
-    ...     "document": "d1", "coder": ["A", "A", "B", "B"],
-    ...     "start": [0, 9, 0, 9], "end": [4, 13, 4, 17], "label": "PER"})
-    >>> page = span_report_page(spans, texts={"d1": "Bill met Jill Ann ."})
+    ...     "document": "d1", "coder": ["A", "A", "A", "B", "B"],
+    ...     "start": [0, 9, 21, 0, 9], "end": [4, 13, 26, 4, 17],
+    ...     "label": ["PER", "PER", "LOC", "PER", "PER"]})
+    >>> page = span_report_page(spans, texts={"d1": "Bill met Jill Ann in Paris ."})
+    >>> page.table.loc["(pooled)", ["f1_exact", "f1_overlap"]].tolist()
+    [0.4, 0.8]
     >>> page.items[["kind", "text_a", "text_b"]]
               kind text_a    text_b
     rank
     1     boundary   Jill  Jill Ann
+    2       only a  Paris      None
     """
     import pandas_agree as pa
     from pandas_agree.krippendorff.disagreements import span_disagreements
 
-    top = _check_top(top)
-    digits = _check_digits(digits)
-    title = _check_text(title, "title")
-    source = _check_text(source, "source")
-    call = _check_text(call, "call")
+    top, digits, title, source, call = _check_page_options(top, digits, title, source, call)
     cols = {"document": document, "coder": coder, "start": start, "end": end, "label": label}
     coverage = None if coverage is None else list(coverage)
     if texts is None and tokens is None and isinstance(spans.attrs.get("texts"), Mapping):

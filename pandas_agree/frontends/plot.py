@@ -20,6 +20,8 @@ raises ImportError when it is not installed: install it with ``pip install matpl
 
 Examples
 --------
+The examples here and in each function draw without a display, on matplotlib's Agg backend:
+
 >>> import matplotlib
 >>> matplotlib.use("Agg")
 >>> import pandas_agree as pa
@@ -38,6 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..data.frames import nonempty_frame
 from ..errors import InvalidParameterError, ValueTypeError
 
 __all__ = ["alignment", "candidates", "forest", "heatmap", "score_scatter"]
@@ -71,14 +74,6 @@ def _pyplot() -> Any:
             'pip install matplotlib (or, in a clone of pandas_agree, pip install ".[plot]")'
         ) from exc
     return plt
-
-
-def _check_frame(frame: Any, name: str) -> pd.DataFrame:
-    if not isinstance(frame, pd.DataFrame):
-        raise ValueTypeError(f"`{name}` must be a pandas DataFrame, got {type(frame).__name__}")
-    if frame.empty:
-        raise InvalidParameterError(f"`{name}` is empty (shape {frame.shape})")
-    return frame
 
 
 def _check_thresholds(thresholds: Any) -> list[float]:
@@ -181,8 +176,6 @@ def forest(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas_agree as pa
     >>> rep = pa.report(pa.datasets.masi_figures(), ["nominal", "jaccard", "masi"],
     ...                 by="figure", ci=0.95, n_boot=200, rng=1)
@@ -192,7 +185,7 @@ def forest(
     >>> ax.get_legend().get_title().get_text()
     'distance'
     """
-    frame = _check_frame(report_frame, "report_frame")
+    frame = nonempty_frame(report_frame, "report_frame")
     names = _distance_columns(frame, distances)
     lines = _check_thresholds(thresholds)
     plt = _pyplot()
@@ -303,15 +296,13 @@ def heatmap(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas_agree as pa
     >>> table = pa.pairwise(pa.datasets.krippendorff_2011(), "percent")
     >>> ax = pa.plot.heatmap(table)
     >>> sorted(t.get_text() for t in ax.texts)[:3]
     ['0.62', '0.62', '0.67']
     """
-    frame = _check_frame(pairwise_frame, "pairwise_frame")
+    frame = nonempty_frame(pairwise_frame, "pairwise_frame")
     try:
         values = frame.to_numpy(dtype=float)
     except (TypeError, ValueError) as exc:
@@ -406,8 +397,6 @@ def score_scatter(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pandas_agree import datasets, plot, pyramid_scoring
     >>> scores = pyramid_scoring.pyramid_scores(
     ...     datasets.pyramid_study_peers(), datasets.pyramid_study_pyramids(),
@@ -416,7 +405,7 @@ def score_scatter(
     >>> ax.get_xlabel(), ax.get_ylabel()
     ('ann1', 'ann2')
     """
-    frame = _check_frame(scores, "scores")
+    frame = nonempty_frame(scores, "scores")
     keys = [docset, peer] if docset is not None else [peer]
     for name, col in (("by", by), ("score", score), ("peer", peer), ("docset", docset)):
         if col is not None and col not in frame.columns:
@@ -507,8 +496,6 @@ def candidates(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas_agree as pa
     >>> df = pa.datasets.model_annotations()
     >>> models = ["model_a", "model_b", "model_c"]
@@ -640,8 +627,6 @@ def alignment(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> import pandas_agree as pa
     >>> from pandas_agree import plot
@@ -654,7 +639,7 @@ def alignment(
     ['A', 'B']
     """
     frame = result if isinstance(result, pd.DataFrame) else getattr(result, "alignment", result)
-    frame = _check_frame(frame, "result")
+    frame = nonempty_frame(frame, "result")
     needed = ["document", "alignment", "coder", "start", "end", "label", "disorder"]
     missing = [c for c in needed if c not in frame.columns]
     if missing:

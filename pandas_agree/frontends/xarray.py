@@ -41,7 +41,7 @@ import xarray as xr
 
 from ..declare import Declaration
 from ..errors import InvalidParameterError, ValueTypeError
-from .accessor import DeclaredMethods
+from .accessor import DeclaredAccessor, DeclaredMethods
 from .forward import forward
 
 __all__ = [
@@ -331,19 +331,11 @@ class _ArrayMethods(DeclaredMethods):
         return forward_array(found.func, _report_groups if found.name == "report" else None)
 
 
-class _AgreeMethods(metaclass=_ArrayMethods):
+class _AgreeMethods(DeclaredAccessor, metaclass=_ArrayMethods):
     """Methods shared by the DataArray and Dataset accessors (each forwards to a function)."""
 
+    _obj: xr.DataArray | xr.Dataset
     _frontend = "array"
-
-    def __init__(self, obj: xr.DataArray | xr.Dataset) -> None:
-        self._obj = obj
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(type(self), name).__get__(self, type(self))
-
-    def __dir__(self) -> list[str]:
-        return dir(type(self))
 
     to_long = forward(to_long)
 

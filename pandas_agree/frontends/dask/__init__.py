@@ -55,7 +55,7 @@ from ...errors import InvalidParameterError
 from ...krippendorff.alpha import DistanceLike, check_distance, make_kernel, with_taxonomy
 from ...krippendorff.report import as_list, check_distances, finish_report, group_table, pooled_row
 from ...results import AlphaResult
-from ..accessor import DeclaredMethods
+from ..accessor import DeclaredAccessor, DeclaredMethods
 from ..forward import forward
 
 try:
@@ -295,7 +295,7 @@ class _DaskMethods(DeclaredMethods):
         return forward(collected(found.func))
 
 
-class DaskAgreeAccessor(metaclass=_DaskMethods):
+class DaskAgreeAccessor(DeclaredAccessor, metaclass=_DaskMethods):
     """Agreement statistics on a dask DataFrame of long data: ``ddf.agree.alpha("masi")``.
 
     Registered as ``dask.dataframe.DataFrame.agree`` when this module is imported with dask
@@ -306,15 +306,6 @@ class DaskAgreeAccessor(metaclass=_DaskMethods):
     """
 
     _frontend = "dask"
-
-    def __init__(self, obj: Any) -> None:
-        self._obj = obj
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(type(self), name).__get__(self, type(self))
-
-    def __dir__(self) -> list[str]:
-        return dir(type(self))
 
     alpha = forward(alpha)
     report = forward(report)

@@ -224,29 +224,27 @@ def collect(
             cells = grouped.agg(
                 n=(CODER, "size"), first=(CODER, "min"), split_out=1, split_every=split_every
             )
-    todo = [frame[labels].isna().sum(), cells]
+    # what one dask.compute brings back, by the name of the field of Collected it fills
+    todo = {"na": frame[labels].isna().sum(), "cells": cells}
     if by:
-        todo.append(frame.groupby(by, sort=False, observed=True).size(split_out=1))
+        todo["groups"] = frame.groupby(by, sort=False, observed=True).size(split_out=1)
     if not how.n_words:
         pairs = rated.groupby([*keys, CODER], sort=False, observed=True).size()
-        todo.append((pairs > 1).sum())
-        todo.append(rated.groupby([*by, CODER], sort=False, observed=True).size(split_out=1))
+        todo["n_dup"] = (pairs > 1).sum()
+        totals = rated.groupby([*by, CODER], sort=False, observed=True).size(split_out=1)
+        todo["coder_totals"] = totals
     with dask.config.set({"dataframe.convert-string": False}):
-        out = list(dask.compute(*todo))
-    na, cells = out.pop(0), out.pop(0).rename(columns={COUNT: "n", "first": CODER})
-    groups = out.pop(0) if by else None
-    collected = Collected(
+        (found,) = dask.compute(todo)
+    return Collected(
         how=how,
-        na=na,
-        cells=cells,
-        groups=groups,
+        na=found["na"],
+        cells=found["cells"].rename(columns={COUNT: "n", "first": CODER}),
+        groups=found.get("groups"),
         value_dtype=value_dtype,
         ordered_categories=ordered,
+        n_dup=int(found.get("n_dup", 0)),
+        coder_totals=found.get("coder_totals"),
     )
-    if not how.n_words:
-        collected.n_dup = int(out[0])
-        collected.coder_totals = out[1]
-    return collected
 
 
 def raise_on_labels(col: Collected, by: list[Hashable], unit: Hashable, coder: Hashable):

@@ -54,14 +54,12 @@ __all__ = [
 @dataclass
 class Table:
     counts: UnitValueCounts
-    coded: CodedData  # value domain (and cell codes) for make_kernel
+    coded: CodedData  # value domain and cell codes (for make_kernel), units and coders
     group_of_unit: np.ndarray
     labels: pd.Index
     n_coders_group: np.ndarray
     n_coders: int
     n_ratings: int
-    n_unit_labels: int
-    n_coder_labels: int
     has_duplicates: bool
 
 
@@ -170,7 +168,7 @@ def count_table(
     else:
         has_duplicates = col.n_dup > 0
         per_group, n_coders = coders_from_totals(
-            col, cells, by, labels, unit_codes, cell_group, m_all, n_coder_labels
+            col.coder_totals, cells, by, labels, unit_codes, cell_group, m_all, n_coder_labels
         )
     coded = CodedData(
         unit_codes=unit_codes,
@@ -192,14 +190,12 @@ def count_table(
         n_coders_group=per_group,
         n_coders=n_coders,
         n_ratings=int(count.sum()),
-        n_unit_labels=n_units,
-        n_coder_labels=n_coder_labels,
         has_duplicates=has_duplicates,
     )
 
 
 def coders_from_totals(
-    col: Collected,
+    totals: pd.Series,
     cells: pd.DataFrame,
     by: list[Hashable],
     labels: pd.Index,
@@ -208,8 +204,10 @@ def coders_from_totals(
     m_all: np.ndarray,
     n_coder_labels: int,
 ) -> tuple[np.ndarray, int]:
-    """Coders with a pairable value: more ratings than units where they are the only rater."""
-    totals = col.coder_totals
+    """Coders with a pairable value: more ratings than units where they are the only rater.
+
+    ``totals`` are the ratings per [*by, coder code] (:attr:`Collected.coder_totals`).
+    """
     t_index = totals.index
     if by:
         t_levels = [t_index.get_level_values(i) for i in range(t_index.nlevels)]
@@ -256,7 +254,8 @@ def table_alpha(
     if table.counts.n_units == 0:
         if not warn:
             return None
-        raise no_pairable_error(table.n_ratings, table.n_unit_labels, table.n_coder_labels)
+        coded = table.coded
+        raise no_pairable_error(table.n_ratings, len(coded.units), len(coded.coders))
     return alpha_result(table.counts, kernel, dist, table.n_coders, warn=warn)
 
 

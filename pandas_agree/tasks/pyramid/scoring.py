@@ -56,6 +56,7 @@ import numpy as np
 import pandas as pd
 
 from ..._core.pyramid_scores import ideal_weight, sorted_pyramids, weight_deltas
+from ...data.frames import nonempty_frame as _frame
 from ...data.prepare import check_columns
 from ...declare import declared
 from ...errors import InvalidParameterError, ValueTypeError
@@ -83,14 +84,6 @@ def _show(values: Sequence[Any], limit: int = 5) -> str:
     values = list(values)
     head = ", ".join(repr(v) for v in values[:limit])
     return head + (f", ... ({len(values)} in all)" if len(values) > limit else "")
-
-
-def _frame(data: Any, name: str) -> pd.DataFrame:
-    if not isinstance(data, pd.DataFrame):
-        raise ValueTypeError(f"`{name}` must be a pandas DataFrame, got {type(data).__name__}")
-    if data.empty:
-        raise InvalidParameterError(f"`{name}` is empty (shape {data.shape})")
-    return data
 
 
 def _no_missing(data: pd.DataFrame, frame: str, **columns: Hashable | None) -> None:
