@@ -185,12 +185,11 @@ class CoefficientResult(Result):
         return chance_reason(self.state)
 
     def __repr__(self) -> str:
-        extra = f", weights={self.weights!r}" if self.weights else ""
-        extra += f", reason={self.reason!r}" if self.reason else ""
-        return (
-            f"CoefficientResult({self.method}={self.value:.4f}, observed={self.observed:.4f}, "
-            f"expected={self.expected:.4f}, n_units={self.n_units}, n_coders={self.n_coders}"
-            f"{extra})"
+        return self._repr(
+            f"{self.method}={self.value:.4f}, observed={self.observed:.4f}, "
+            f"expected={self.expected:.4f}, n_units={self.n_units}, n_coders={self.n_coders}",
+            weights=self.weights,
+            reason=self.reason,
         )
 
 

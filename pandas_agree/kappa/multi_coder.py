@@ -56,7 +56,7 @@ from .weights import WeightsLike, agreement_weights
 __all__ = ["MultiKappaResult", "conger_kappa", "hubert_kappa", "light_kappa"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # the short repr of CoefficientResult, with this name
 class MultiKappaResult(CoefficientResult):
     """A multi-rater kappa, with the pairs of coders it is built from.
 
@@ -71,9 +71,6 @@ class MultiKappaResult(CoefficientResult):
     """
 
     pairs: pd.DataFrame | None = field(default=None, repr=False, compare=False)
-
-    def __repr__(self) -> str:
-        return super().__repr__().replace("CoefficientResult(", "MultiKappaResult(", 1)
 
 
 @dataclass(frozen=True)

@@ -131,12 +131,12 @@ class GammaResult(Result):
     _series_name: ClassVar[str] = "gamma"
 
     def __repr__(self) -> str:
-        extra = f", reason={self.reason!r}" if self.reason else ""
-        return (
-            f"GammaResult(gamma={self.gamma:.4f}, observed={self.observed:.4f}, "
+        return self._repr(
+            f"gamma={self.gamma:.4f}, observed={self.observed:.4f}, "
             f"expected={self.expected:.4f}, expected_se={self.expected_se:.4f}, "
             f"gamma_cat={self.gamma_cat:.4f}, n_samples={self.n_samples}, "
-            f"n_coders={self.n_coders}, n_units={self.n_units}{extra})"
+            f"n_coders={self.n_coders}, n_units={self.n_units}",
+            reason=self.reason,
         )
 
     def to_frame(self) -> pd.DataFrame:
