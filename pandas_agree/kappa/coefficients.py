@@ -63,11 +63,8 @@ from .._core.agreement import (
 from .._core.kappas import own_margin_agreement
 from .._core.states import ChanceState
 from ..data.categorical import (
-    check_known,
     coder_positions,
-    order_known,
     prepare_categorical,
-    rated_coders,
     two_coder_table,
     two_coders,
     warn_if,
@@ -97,15 +94,6 @@ __all__ = [
 ]
 
 _TWO_CODER = ("cohen_kappa", "scott_pi")
-
-# Older private names, still imported by other modules of the package.
-_order_known = order_known
-_prepare_categorical = prepare_categorical
-_rated_coders = rated_coders
-_check_known = check_known
-_coder_positions = coder_positions
-_two_coders = two_coders
-_warn_if = warn_if
 
 
 # ---------------------------------------------------------------------------------------------
@@ -233,10 +221,10 @@ def _coefficient(
     missing: str = "complete",
 ) -> CoefficientResult:
     """Validate and code long data, then compute ``method`` (the step of every public function)."""
-    coded, domain, codes = _prepare_categorical(data, unit, coder, value, categories, on_duplicate)
-    weights = _Checked(
-        *agreement_weights(weights, domain, ordered=_order_known(data, value, categories, domain))
+    coded, domain, codes, ordered = prepare_categorical(
+        data, unit, coder, value, categories, on_duplicate
     )
+    weights = _Checked(*agreement_weights(weights, domain, ordered=ordered))
     if method in _TWO_CODER:
         return _two_coder_coded(method, coded, domain, codes, weights, coders, missing)
     return _multi_rater_coded(method, coded, domain, codes, weights, coders, unequal)
@@ -252,7 +240,7 @@ def _result(method: str, p_o: float, p_e: float, **fields: Any) -> CoefficientRe
         val = p_o
     else:
         val, state = chance_corrected(p_o, p_e)
-        _warn_if(chance_reason(state), method)
+        warn_if(chance_reason(state), method)
     return CoefficientResult(
         method=method, value=val, observed=p_o, expected=p_e, state=state, **fields
     )
@@ -289,7 +277,7 @@ def _two_coder_coded(
     coders: Sequence[Hashable] | None,
     missing: str = "complete",
 ) -> CoefficientResult:
-    a, b = _two_coders(coded, coders, f"{method}()")
+    a, b = two_coders(coded, coders, f"{method}()")
     w, w_name = _agreement_weights(weights, domain)
     ca, _, frame = two_coder_table(coded, domain, codes, a, b)
     table = frame.to_numpy(dtype=float)
@@ -322,7 +310,7 @@ def _multi_rater_coded(
     unit_codes = coded.unit_codes
     coder_codes = coded.coder_codes
     if coders is not None:
-        keep = np.isin(coder_codes, _coder_positions(coded, coders))
+        keep = np.isin(coder_codes, coder_positions(coded, coders))
         unit_codes, coder_codes, codes = unit_codes[keep], coder_codes[keep], codes[keep]
     q = len(domain)
     w, w_name = _agreement_weights(weights, domain)

@@ -45,7 +45,7 @@ from .._core.diagnostics import (
     leave_one_coder_out,
     nominal_agreement,
 )
-from ..data.categorical import order_known, prepare_categorical
+from ..data.categorical import prepare_categorical
 from ..data.prepare import CodedData
 from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
@@ -137,12 +137,11 @@ def pairwise(
         codes = coded.value_codes
         domain_size = len(coded.values)
     else:
-        coded, domain, codes = prepare_categorical(
+        coded, domain, codes, ordered = prepare_categorical(
             data, unit, coder, value, categories, on_duplicate
         )
         w = None
         if metric == "kappa":  # positions in the domain are ranks only where it has an order
-            ordered = order_known(data, value, categories, domain)
             w, _ = agreement_weights(weights, domain, ordered=ordered)
         domain_size = len(domain)
     n_coders = len(coded.coders)
