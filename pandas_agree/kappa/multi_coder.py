@@ -174,14 +174,18 @@ def _result(
     prep: _Prepared,
     frame: pd.DataFrame,
     *,
-    value: float,
     observed: float,
     expected: float,
     n_units: int,
-    state: ChanceState,
+    kappa: tuple[float, ChanceState] | None = None,
 ) -> MultiKappaResult:
-    """A multi-coder kappa's result: its terms plus the coders, categories and weights of
-    ``prep`` and the per-pair ``frame``; warns when ``state`` leaves the value undefined."""
+    """A multi-coder kappa's result: ``observed`` chance-corrected by ``expected``, with the
+    coders, categories and weights of ``prep`` and the per-pair ``frame``.
+
+    ``kappa`` is the value and its state when the coefficient is not that ratio (Light's
+    mean of the pairwise kappas). Warns when the state leaves the value undefined.
+    """
+    value, state = chance_corrected(observed, expected) if kappa is None else kappa
     warn_if(chance_reason(state), method)
     return MultiKappaResult(
         method=method,
@@ -276,18 +280,8 @@ def conger_kappa(
         )
     margins = rater_margins(prep.coder_codes, prep.codes, len(prep.coders), q)
     p_e = conger_expected(margins, prep.weights)
-    value_, state = chance_corrected(p_a, p_e)
     frame, *_ = _pairs(prep)
-    return _result(
-        "conger_kappa",
-        prep,
-        frame,
-        value=value_,
-        observed=p_a,
-        expected=p_e,
-        n_units=n_pairable,
-        state=state,
-    )
+    return _result("conger_kappa", prep, frame, observed=p_a, expected=p_e, n_units=n_pairable)
 
 
 @declared(coefficient=True)
@@ -356,11 +350,10 @@ def light_kappa(
         "light_kappa",
         prep,
         frame,
-        value=value_,
         observed=float(p_o[keep].mean()),
         expected=float(p_e[keep].mean()),
         n_units=_n_pairable(prep),
-        state=state,
+        kappa=(value_, state),
     )
 
 
@@ -422,14 +415,6 @@ def hubert_kappa(
     prep = _prepare(cat, weights, coders, func)
     frame, compared, p_o, p_e = _compared_pairs(prep, func)
     mean_o, mean_e = float(p_o[compared].mean()), float(p_e[compared].mean())
-    value_, state = chance_corrected(mean_o, mean_e)
     return _result(
-        "hubert_kappa",
-        prep,
-        frame,
-        value=value_,
-        observed=mean_o,
-        expected=mean_e,
-        n_units=_n_pairable(prep),
-        state=state,
+        "hubert_kappa", prep, frame, observed=mean_o, expected=mean_e, n_units=_n_pairable(prep)
     )
