@@ -62,6 +62,7 @@ from .._core.agreement import (
 )
 from .._core.kappas import own_margin_agreement
 from .._core.states import ChanceState
+from .._numbers import float_array
 from ..data.categorical import (
     coder_positions,
     prepare_categorical,
@@ -758,12 +759,7 @@ def _check_table(
         labels = pd.Index(rows) if categories is None else pd.Index(categories)
     else:
         labels = None if categories is None else pd.Index(categories)
-    try:
-        mat = np.asarray(table, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(
-            f"`table` must be a square table of counts, got {table!r}"
-        ) from None
+    mat = float_array(table, lambda: f"`table` must be a square table of counts, got {table!r}")
     if mat.ndim != 2 or mat.shape[0] != mat.shape[1] or mat.shape[0] == 0:
         raise InvalidParameterError(
             f"`table` must be a square table of counts, got shape {mat.shape}"
@@ -926,10 +922,7 @@ def counts_to_long(counts: Any, categories: Sequence[Hashable] | None = None) ->
         units = counts.index
         if categories is None:
             categories = list(counts.columns)
-    try:
-        mat = np.asarray(counts, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"`counts` must be a table of counts, got {counts!r}") from None
+    mat = float_array(counts, lambda: f"`counts` must be a table of counts, got {counts!r}")
     if mat.ndim != 2 or not np.all(np.isfinite(mat)) or (mat < 0).any():
         raise InvalidParameterError(
             f"`counts` must be a 2-D table of non-negative counts, got {mat.tolist()}"
