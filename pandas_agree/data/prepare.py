@@ -8,7 +8,7 @@ frozenset; an empty set is a coded value, not missing.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -44,6 +44,7 @@ __all__ = [
     "CodedData",
     "OnDuplicate",
     "check_columns",
+    "check_distinct",
     "has_rank_order",
     "is_sortable",
     "prepare",
@@ -117,13 +118,23 @@ def check_columns(data: Any, **columns: Hashable) -> None:
                 f"`{param}` column {col!r} appears {data[col].shape[1]} times in the DataFrame; "
                 "column names must be unique"
             )
-    roles = [(p, c) for p, c in columns.items() if p in ("unit", "coder", "value")]
-    for i, (param, col) in enumerate(roles):
-        for other, col2 in roles[i + 1 :]:
+    check_distinct(
+        {p: c for p, c in columns.items() if p in ("unit", "coder", "value")},
+        "unit, coder and value must be three different columns",
+    )
+
+
+def check_distinct(columns: Mapping[str, Hashable], rule: str) -> None:
+    """Raise when two of ``columns`` (parameter -> column name) name the same column.
+
+    The message names the two parameters and the column, then states ``rule``.
+    """
+    names = list(columns.items())
+    for i, (param, col) in enumerate(names):
+        for other, col2 in names[i + 1 :]:
             if col == col2:
                 raise InvalidParameterError(
-                    f"`{param}` and `{other}` name the same column {col!r}; unit, coder and "
-                    "value must be three different columns"
+                    f"`{param}` and `{other}` name the same column {col!r}; {rule}"
                 )
 
 
