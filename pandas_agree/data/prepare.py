@@ -144,11 +144,8 @@ class _Raters:
     ) -> CodedData:
         """These raters' :class:`CodedData`, with each rating's value code into ``values``."""
         return CodedData(
-            unit_codes=self.unit_codes,
-            coder_codes=self.coder_codes,
+            **vars(self),  # the fields of CodedData this class holds, by the same names
             value_codes=value_codes,
-            units=self.units,
-            coders=self.coders,
             values=values,
             is_set=is_set,
             ordered=ordered,
