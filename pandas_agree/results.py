@@ -78,10 +78,12 @@ class Result:
     def _repr(self, fields: str, **notes: Any) -> str:
         """The short repr: ``Name(fields)``, then ``, name=value`` for each note that is set.
 
-        ``fields`` are the headline numbers as the subclass formats them; a note (the reason,
-        the weighting scheme, ...) is shown, as its repr, only when there is something to say.
+        ``fields`` are the headline numbers as the subclass formats them; the notes (by
+        default the reason; a weighting scheme, ...) are shown, as their repr, only when
+        there is something to say.
         """
-        extra = "".join(f", {name}={note!r}" for name, note in notes.items() if note)
+        shown = notes or {"reason": self.reason}
+        extra = "".join(f", {name}={note!r}" for name, note in shown.items() if note)
         return f"{type(self).__name__}({fields}{extra})"
 
 
@@ -191,8 +193,7 @@ class AlphaResult(Result):
     def __repr__(self) -> str:
         return self._repr(
             f"alpha={self.alpha:.4f}, distance={self.distance!r}, n_units={self.n_units}, "
-            f"n_coders={self.n_coders}, n_pairable={self.n_pairable}",
-            reason=self.reason,
+            f"n_coders={self.n_coders}, n_pairable={self.n_pairable}"
         )
 
     def bootstrap(
