@@ -1,8 +1,8 @@
-"""Numbers from users' arguments: float arrays and category-labelled matrices, checked.
+"""Numbers from users' arguments, checked: finite floats, float arrays, labelled matrices.
 
-The one place the "must hold numbers" conversions of the public functions live (tables of
-counts, weight matrices, scores, the values a user's distance returns), each raising
-:class:`~pandas_agree.errors.InvalidParameterError` with the caller's message.
+The conversions that several public functions share (thresholds, tables of counts, weight
+matrices, scores, the values a user's distance returns), each raising
+:class:`~pandas_agree.errors.InvalidParameterError` that names the argument.
 """
 
 from __future__ import annotations
@@ -17,7 +17,24 @@ from .errors import InvalidParameterError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["float_array", "labelled_matrix"]
+__all__ = ["finite_float", "float_array", "labelled_matrix"]
+
+
+def finite_float(x: Any, name: str) -> float:
+    """``x`` as a finite float; :class:`InvalidParameterError` naming ``name`` otherwise.
+
+    Examples
+    --------
+    >>> finite_float("0.8", "high")
+    0.8
+    """
+    try:
+        out = float(x)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"`{name}` must be a number, got {x!r}") from None
+    if not np.isfinite(out):
+        raise InvalidParameterError(f"`{name}` must be finite, got {x!r}")
+    return out
 
 
 def float_array(values: Any, message: Callable[[], str]) -> np.ndarray:

@@ -45,6 +45,7 @@ from .._core.diagnostics import (
     leave_one_coder_out,
     nominal_agreement,
 )
+from .._numbers import finite_float
 from ..data.categorical import prepare_categorical
 from ..data.prepare import CodedData
 from ..declare import declared
@@ -398,16 +399,6 @@ class AgreementSummary(Result):
         return self.to_series().to_frame().T
 
 
-def _finite_float(x: Any, name: str) -> float:
-    try:
-        out = float(x)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"`{name}` must be a number, got {x!r}") from None
-    if not np.isfinite(out):
-        raise InvalidParameterError(f"`{name}` must be finite, got {x!r}")
-    return out
-
-
 @declared()
 def summary(
     data: pd.DataFrame,
@@ -466,8 +457,8 @@ def summary(
     >>> round(s.alpha, 4), s.percent_agreement, round(s.ac1, 4), s.paradox
     (-0.0247, 0.944, 0.9408, True)
     """
-    high = _finite_float(high_agreement, "high_agreement")
-    low = _finite_float(low_alpha, "low_alpha")
+    high = finite_float(high_agreement, "high_agreement")
+    low = finite_float(low_alpha, "low_alpha")
     dist, coded = prepare_for(
         data, distance, weights, unit, coder, value, categories, on_duplicate, sep
     )
