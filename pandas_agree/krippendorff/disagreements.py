@@ -400,19 +400,16 @@ def nested_units(
 # spans
 
 
+@declared(frontends=(), register=False)  # coders and the span columns: declare.SHARED
 def span_disagreements(
     spans: pd.DataFrame,
     match: Literal["exact", "overlap"] = "exact",
     *,
     texts: Mapping[Hashable, str] | None = None,
     top: int | None = 50,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     coverage: Any = None,
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document, coder, start, end, label,
 ) -> pd.DataFrame:
     """The span annotations that failed to match, paired, with their text.
 
@@ -431,8 +428,10 @@ def span_disagreements(
         document -> text; gives the snippets ``text_a`` and ``text_b``.
     top : int or None, default 50
         Keep the first ``top`` rows; ``None`` keeps all.
-    coders, coverage, document, coder, start, end, label
-        As for :func:`pandas_agree.span_f1`.
+    coders : sequence, optional
+        The coders to compare, in order, as for :func:`pandas_agree.span_f1`.
+    coverage : iterable of (document, coder) pairs, optional
+        Who saw which document, as for :func:`pandas_agree.span_f1`.
 
     Returns
     -------
