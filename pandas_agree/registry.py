@@ -193,16 +193,13 @@ def _value(
     return val, (f"{name}: {reason}" if reason else None)
 
 
+@declare.declared(register=False)  # the column parameters and their defaults: declare.SHARED
 def coefficient_table(
     data: pd.DataFrame,
     coefficients: Sequence[str | Coefficient],
     by: Sequence[Hashable],
     *,
-    unit: Hashable = "unit",
-    coder: Hashable = "coder",
-    value: Hashable = "value",
-    on_duplicate: str = "raise",
-    categories: Sequence[Hashable] | None = None,
+    unit, coder, value, on_duplicate, categories,
     pooled: bool = True,
     pooled_label: str = "pooled",
 ) -> pd.DataFrame:

@@ -75,6 +75,17 @@ class Result:
         """The result as a table: here one row, the scalar fields of :meth:`to_series`."""
         return self.to_series().to_frame().T
 
+    def _repr(self, fields: str, **notes: Any) -> str:
+        """The short repr: ``Name(fields)``, then ``, name=value`` for each note that is set.
+
+        ``fields`` are the headline numbers as the subclass formats them; the notes (by
+        default the reason; a weighting scheme, ...) are shown, as their repr, only when
+        there is something to say.
+        """
+        shown = notes or {"reason": self.reason}
+        extra = "".join(f", {name}={note!r}" for name, note in shown.items() if note)
+        return f"{type(self).__name__}({fields}{extra})"
+
 
 def snapshot(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``frame`` that later changes to ``frame`` cannot reach.
@@ -180,11 +191,9 @@ class AlphaResult(Result):
         return self.distance
 
     def __repr__(self) -> str:
-        extra = f", reason={self.reason!r}" if self.reason else ""
-        return (
-            f"AlphaResult(alpha={self.alpha:.4f}, distance={self.distance!r}, "
-            f"n_units={self.n_units}, n_coders={self.n_coders}, n_pairable={self.n_pairable}"
-            f"{extra})"
+        return self._repr(
+            f"alpha={self.alpha:.4f}, distance={self.distance!r}, n_units={self.n_units}, "
+            f"n_coders={self.n_coders}, n_pairable={self.n_pairable}"
         )
 
     def bootstrap(

@@ -85,6 +85,24 @@ def _f_bounds(f0: float, df1: float, df2: float, level: float) -> tuple[float, f
     return f0 / stats.f.ppf(tail, df1, df2), f0 * stats.f.ppf(tail, df2, df1)
 
 
+def _interval_end(b1: float, b2: float, b3: float, k: int) -> np.ndarray:
+    """One end (lower or upper) of the six forms' intervals, in the order of :data:`FORMS`.
+
+    ``b1`` and ``b3`` are that end of the F ratio's interval for ICC(1) and ICC(3), ``b2``
+    that end of ICC(2,1)'s interval itself; the average-of-k forms follow by Spearman-Brown.
+    """
+    return np.array(
+        [
+            (b1 - 1) / (b1 + k - 1),
+            b2,
+            (b3 - 1) / (b3 + k - 1),
+            1 - 1 / b1,
+            k * b2 / (1 + (k - 1) * b2),
+            1 - 1 / b3,
+        ]
+    )
+
+
 def icc_table(ms: MeanSquares, level: float = 0.95) -> dict[str, np.ndarray]:
     """The six ICC forms with their F tests and confidence intervals.
 
@@ -120,26 +138,8 @@ def icc_table(ms: MeanSquares, level: float = 0.95) -> dict[str, np.ndarray]:
         f = np.array([f1, f3, f3, f1, f3, f3], dtype=float)
         df1 = np.full(6, n - 1, dtype=float)
         df2 = np.array([df_w, df_e, df_e, df_w, df_e, df_e], dtype=float)
-        low = np.array(
-            [
-                (lo1 - 1) / (lo1 + k - 1),
-                lo2,
-                (lo3 - 1) / (lo3 + k - 1),
-                1 - 1 / lo1,
-                k * lo2 / (1 + (k - 1) * lo2),
-                1 - 1 / lo3,
-            ]
-        )
-        high = np.array(
-            [
-                (hi1 - 1) / (hi1 + k - 1),
-                hi2,
-                (hi3 - 1) / (hi3 + k - 1),
-                1 - 1 / hi1,
-                k * hi2 / (1 + (k - 1) * hi2),
-                1 - 1 / hi3,
-            ]
-        )
+        low = _interval_end(lo1, lo2, lo3, k)
+        high = _interval_end(hi1, hi2, hi3, k)
     p_value = stats.f.sf(f, df1, df2)
     return {
         "icc": icc,

@@ -62,6 +62,14 @@ from .tuning import (
 __all__ = ["PairSums", "SubsetSums", "pair_sums"]
 
 
+def _canonical(incidence: sp.csr_matrix) -> sp.csr_matrix:
+    """``incidence`` as a float CSR matrix in canonical form (duplicates summed, sorted)."""
+    inc = sp.csr_matrix(incidence, dtype=float)
+    inc.sum_duplicates()
+    inc.sort_indices()
+    return inc
+
+
 class PairSums:
     """:math:`S(n) = \\sum_{c \\ne k} n_c n_k s_{ck}` for a set domain, in bounded memory.
 
@@ -86,8 +94,7 @@ class PairSums:
     """
 
     def __init__(self, incidence: sp.csr_matrix, similarity: Callable[..., np.ndarray]) -> None:
-        inc = sp.csr_matrix(incidence, dtype=float)
-        inc.sum_duplicates()
+        inc = _canonical(incidence)
         self.weighted = bool(inc.nnz and not np.all(inc.data == 1.0))
         self.similarity = similarity
         self.n_sets = inc.shape[0]
@@ -281,16 +288,17 @@ class SubsetSums:
 
     Examples
     --------
+    The sets of :class:`PairSums`' example: both routes give the same sum.
+
     >>> inc = sp.csr_matrix(np.array([[1, 0, 0], [1, 1, 0], [0, 0, 1]], dtype=float))
-    >>> ss = SubsetSums(inc, lambda i, a, b: i / (a + b - i))
-    >>> float(ss.sum(np.array([1.0, 2.0, 3.0])))
-    2.0
+    >>> jaccard = lambda i, a, b: i / (a + b - i)
+    >>> n = np.array([1.0, 2.0, 3.0])
+    >>> float(SubsetSums(inc, jaccard).sum(n)), float(PairSums(inc, jaccard).sum(n))
+    (2.0, 2.0)
     """
 
     def __init__(self, incidence: sp.csr_matrix, similarity: Callable[..., np.ndarray]) -> None:
-        inc = sp.csr_matrix(incidence, dtype=float)
-        inc.sum_duplicates()
-        inc.sort_indices()
+        inc = _canonical(incidence)
         self.n_sets = inc.shape[0]
         sizes = np.diff(inc.indptr)
         self.size_values, self.size_class = np.unique(sizes, return_inverse=True)

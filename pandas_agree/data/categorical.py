@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,7 @@ from ..errors import (
 from .prepare import CodedData, OnDuplicate, has_rank_order, prepare
 
 __all__ = [
+    "Categorical",
     "check_known",
     "coder_positions",
     "order_known",
@@ -47,6 +49,19 @@ def order_known(
     return has_rank_order(domain, explicit=categories is not None, dtype=dtype)
 
 
+class Categorical(NamedTuple):
+    """Long data coded for a categorical coefficient (:func:`prepare_categorical`)."""
+
+    #: The coded ratings.
+    coded: CodedData
+    #: The full category domain, in weight order.
+    domain: pd.Index
+    #: Each rating's code into ``domain``.
+    codes: np.ndarray
+    #: Whether the order of ``domain`` is a rank order (:func:`order_known`).
+    ordered: bool
+
+
 def prepare_categorical(
     data: pd.DataFrame,
     unit: Hashable,
@@ -54,12 +69,13 @@ def prepare_categorical(
     value: Hashable,
     categories: Sequence[Hashable] | None,
     on_duplicate: OnDuplicate,
-) -> tuple[CodedData, pd.Index, np.ndarray]:
-    """Coded data, the full category domain and each rating's code into it.
+) -> Categorical:
+    """Coded data, the full category domain, each rating's code into it, and its order.
 
     The domain is ``categories`` when given (categories nobody used included), else a
     categorical column's categories, else every value in the column.
     """
+    given = categories
     if categories is None and value in getattr(data, "columns", ()):
         dtype = data[value].dtype
         if isinstance(dtype, pd.CategoricalDtype):
@@ -68,12 +84,13 @@ def prepare_categorical(
         data, unit=unit, coder=coder, value=value, on_duplicate=on_duplicate, categories=categories
     )
     if categories is None:
-        return coded, coded.values, coded.value_codes
-    domain = pd.Index(categories)
-    if coded.is_set:
-        domain = pd.Index([frozenset(c) for c in categories], dtype=object)
-    full = domain.get_indexer(coded.values)[coded.value_codes].astype(np.intp)
-    return coded, domain, full
+        domain, codes = coded.values, coded.value_codes
+    else:
+        domain = pd.Index(categories)
+        if coded.is_set:
+            domain = pd.Index([frozenset(c) for c in categories], dtype=object)
+        codes = domain.get_indexer(coded.values)[coded.value_codes].astype(np.intp)
+    return Categorical(coded, domain, codes, order_known(data, value, given, domain))
 
 
 def rated_coders(coded: CodedData) -> list[Hashable]:

@@ -8,8 +8,8 @@ frozenset; an empty set is a coded value, not missing.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -44,6 +44,7 @@ __all__ = [
     "CodedData",
     "OnDuplicate",
     "check_columns",
+    "check_distinct",
     "has_rank_order",
     "is_sortable",
     "prepare",
@@ -98,6 +99,61 @@ class CodedData:
         return int(self.value_codes.size)
 
 
+@dataclass(frozen=True)
+class _Raters:
+    """Who gave each rating: its unit and coder codes, and the labels of every unit and coder.
+
+    The part of :class:`CodedData` that is known before the values are read; the value
+    readers drop and deduplicate ratings through it and finish with :meth:`coded`.
+    """
+
+    unit_codes: np.ndarray
+    coder_codes: np.ndarray
+    units: pd.Index
+    coders: pd.Index
+
+    def take(self, rows: np.ndarray) -> _Raters:
+        """The raters of the ratings at positions ``rows``."""
+        return replace(
+            self, unit_codes=self.unit_codes.take(rows), coder_codes=self.coder_codes.take(rows)
+        )
+
+    def cell_keys(self) -> np.ndarray:
+        """One integer per rating, the same for two ratings of one (unit, coder) cell."""
+        return self.unit_codes * len(self.coders) + self.coder_codes
+
+    @property
+    def n_cells(self) -> int:
+        """The number of (unit, coder) cells, a bound of :meth:`cell_keys`."""
+        return len(self.units) * len(self.coders)
+
+    def labels_at(self, at: int | np.ndarray) -> tuple[Any, Any]:
+        """The unit and coder labels of the rating at position ``at`` (of the ratings, for a
+        mask or an array of positions)."""
+        return self.units[self.unit_codes[at]], self.coders[self.coder_codes[at]]
+
+    def coded(
+        self,
+        value_codes: np.ndarray,
+        values: pd.Index,
+        *,
+        is_set: bool,
+        ordered: bool,
+        n_missing: int,
+        rows: np.ndarray,
+    ) -> CodedData:
+        """These raters' :class:`CodedData`, with each rating's value code into ``values``."""
+        return CodedData(
+            **vars(self),  # the fields of CodedData this class holds, by the same names
+            value_codes=value_codes,
+            values=values,
+            is_set=is_set,
+            ordered=ordered,
+            n_missing=n_missing,
+            rows=rows,
+        )
+
+
 def check_columns(data: Any, **columns: Hashable) -> None:
     """Raise unless ``data`` is a DataFrame holding every named column."""
     if not isinstance(data, pd.DataFrame):
@@ -117,13 +173,23 @@ def check_columns(data: Any, **columns: Hashable) -> None:
                 f"`{param}` column {col!r} appears {data[col].shape[1]} times in the DataFrame; "
                 "column names must be unique"
             )
-    roles = [(p, c) for p, c in columns.items() if p in ("unit", "coder", "value")]
-    for i, (param, col) in enumerate(roles):
-        for other, col2 in roles[i + 1 :]:
+    check_distinct(
+        {p: c for p, c in columns.items() if p in ("unit", "coder", "value")},
+        "unit, coder and value must be three different columns",
+    )
+
+
+def check_distinct(columns: Mapping[str, Hashable], rule: str) -> None:
+    """Raise when two of ``columns`` (parameter -> column name) name the same column.
+
+    The message names the two parameters and the column, then states ``rule``.
+    """
+    names = list(columns.items())
+    for i, (param, col) in enumerate(names):
+        for other, col2 in names[i + 1 :]:
             if col == col2:
                 raise InvalidParameterError(
-                    f"`{param}` and `{other}` name the same column {col!r}; unit, coder and "
-                    "value must be three different columns"
+                    f"`{param}` and `{other}` name the same column {col!r}; {rule}"
                 )
 
 
@@ -440,55 +506,34 @@ def prepare(
         )
     unit_codes, units = _factorize_labels(data[unit], "unit")
     coder_codes, coders = _factorize_labels(data[coder], "coder")
+    raters = _Raters(unit_codes, coder_codes, units, coders)
     raw = data[value]
     sep = check_sep(sep)
     form, pre = _set_form(raw, sep, scalars_as_sets, on_duplicate == "union")
     if form is not None:
-        return _prepare_sets(
-            form, raw, unit_codes, coder_codes, units, coders, on_duplicate, categories
-        )
-    return _prepare_values(
-        raw,
-        pre,
-        unit_codes,
-        coder_codes,
-        units,
-        coders,
-        on_duplicate,
-        categories,
-        scalars_as_sets,
-        sep,
-    )
+        return _prepare_sets(form, raw, raters, on_duplicate, categories)
+    return _prepare_values(raw, pre, raters, on_duplicate, categories, scalars_as_sets, sep)
 
 
-def _deduplicate(
-    unit_codes: np.ndarray,
-    coder_codes: np.ndarray,
-    units: pd.Index,
-    coders: pd.Index,
-    on_duplicate: OnDuplicate,
-) -> np.ndarray | None:
+def _deduplicate(raters: _Raters, on_duplicate: OnDuplicate) -> np.ndarray | None:
     """Positions of the ratings to keep when a (unit, coder) cell repeats (None: no repeat).
 
     Raises :class:`~pandas_agree.errors.DuplicateRatingError` for ``on_duplicate="raise"``;
     keeps the first or last rating of a cell otherwise ("union" is the set encoder's).
     """
-    key = unit_codes * len(coders) + coder_codes
-    if not _has_duplicates(key, len(units) * len(coders)):
+    key = raters.cell_keys()
+    if not _has_duplicates(key, raters.n_cells):
         return None
     if on_duplicate == "raise":
         dup = pd.Series(key).duplicated(keep=False).to_numpy()
-        _raise_duplicates(units[unit_codes[dup]], coders[coder_codes[dup]])
+        _raise_duplicates(*raters.labels_at(dup))
     return np.flatnonzero(~pd.Series(key).duplicated(keep=on_duplicate).to_numpy())
 
 
 def _prepare_values(
     raw: pd.Series,
     pre: tuple[np.ndarray, np.ndarray] | None,
-    unit_codes: np.ndarray,
-    coder_codes: np.ndarray,
-    units: pd.Index,
-    coders: pd.Index,
+    raters: _Raters,
     on_duplicate: OnDuplicate,
     categories: Sequence[Hashable] | None,
     scalars_as_sets: bool,
@@ -510,10 +555,10 @@ def _prepare_values(
             raw = raw.iloc[rows]
         else:
             vcodes = vcodes.take(rows)
-        unit_codes, coder_codes = unit_codes.take(rows), coder_codes.take(rows)
-    keep = _deduplicate(unit_codes, coder_codes, units, coders, on_duplicate)
+        raters = raters.take(rows)
+    keep = _deduplicate(raters, on_duplicate)
     if keep is not None:
-        unit_codes, coder_codes, rows = unit_codes[keep], coder_codes[keep], rows[keep]
+        raters, rows = raters.take(keep), rows[keep]
         if vcodes is None:
             raw = raw.iloc[keep]
         else:
@@ -524,25 +569,14 @@ def _prepare_values(
             vcodes, distinct, scalars_as_sets, categories, value, all_used=keep is None
         )
         if is_set:
-            _check_missing_in_distinct(
-                domain, value_codes, unit_codes, coder_codes, units, coders, value
-            )
+            _check_missing_in_distinct(domain, value_codes, raters, value)
     else:
         is_categorical = isinstance(raw.dtype, pd.CategoricalDtype)
         vals: Any = raw if is_categorical else raw.to_numpy()
         is_set = False  # text under a set distance checked by _sets_from_text
         value_codes, domain, ordered = value_domain(vals, is_set, categories, value)
-    return CodedData(
-        unit_codes=unit_codes,
-        coder_codes=coder_codes,
-        value_codes=value_codes,
-        units=units,
-        coders=coders,
-        values=domain,
-        is_set=is_set,
-        ordered=ordered,
-        n_missing=n_missing,
-        rows=rows,
+    return raters.coded(
+        value_codes, domain, is_set=is_set, ordered=ordered, n_missing=n_missing, rows=rows
     )
 
 
@@ -599,10 +633,7 @@ def _sets_from_text(
 def _prepare_sets(
     form: ElementForm,
     raw: pd.Series,
-    unit_codes: np.ndarray,
-    coder_codes: np.ndarray,
-    units: pd.Index,
-    coders: pd.Index,
+    raters: _Raters,
     on_duplicate: OnDuplicate,
     categories: Sequence[Hashable] | None,
 ) -> CodedData:
@@ -611,28 +642,26 @@ def _prepare_sets(
     n_missing = int(present.size - np.count_nonzero(present))
     rows = np.flatnonzero(present) if n_missing else np.arange(present.size, dtype=np.intp)
     if n_missing:
-        unit_codes, coder_codes = unit_codes.take(rows), coder_codes.take(rows)
+        raters = raters.take(rows)
     indptr, labels = form.indptr, form.labels
     if labels.size and labels.min() < 0:
         at = int(np.searchsorted(indptr, int(np.argmax(labels < 0)), side="right")) - 1
         raise MissingInSetError(
-            missing_in_set_message(
-                raw.name, units[unit_codes[at]], coders[coder_codes[at]], raw.iloc[rows[at]]
-            )
+            missing_in_set_message(raw.name, *raters.labels_at(at), raw.iloc[rows[at]])
         )
     canonical = False
     if on_duplicate == "union":
-        key = unit_codes * len(coders) + coder_codes
+        key = raters.cell_keys()
         first = None
-        if _has_duplicates(key, len(units) * len(coders)):
+        if _has_duplicates(key, raters.n_cells):
             first, indptr, labels = union_by_key(key, indptr, labels, form.n_labels)
             canonical = True
     else:
-        first = _deduplicate(unit_codes, coder_codes, units, coders, on_duplicate)
+        first = _deduplicate(raters, on_duplicate)
         if first is not None:
             indptr, labels = gather_rows(indptr, labels, first)
     if first is not None:
-        unit_codes, coder_codes, rows = unit_codes[first], coder_codes[first], rows[first]
+        raters, rows = raters.take(first), rows[first]
     codes, set_ptr, set_labels = dedupe_sets(indptr, labels, form.n_labels, canonical)
     elements = form.label_domain.to_numpy(dtype=object)
     sets = np.empty(set_ptr.size - 1, dtype=object)
@@ -642,18 +671,7 @@ def _prepare_sets(
         codes = local[codes]
     else:
         domain = pd.Index(sets, dtype=object)
-    return CodedData(
-        unit_codes=unit_codes,
-        coder_codes=coder_codes,
-        value_codes=codes,
-        units=units,
-        coders=coders,
-        values=domain,
-        is_set=True,
-        ordered=False,
-        n_missing=n_missing,
-        rows=rows,
-    )
+    return raters.coded(codes, domain, is_set=True, ordered=False, n_missing=n_missing, rows=rows)
 
 
 def _raise_duplicates(unit_labels: pd.Index, coder_labels: pd.Index) -> None:
@@ -669,13 +687,7 @@ def _raise_duplicates(unit_labels: pd.Index, coder_labels: pd.Index) -> None:
 
 
 def _check_missing_in_distinct(
-    domain: pd.Index,
-    value_codes: np.ndarray,
-    unit_codes: np.ndarray,
-    coder_codes: np.ndarray,
-    units: pd.Index,
-    coders: pd.Index,
-    column: Hashable,
+    domain: pd.Index, value_codes: np.ndarray, raters: _Raters, column: Hashable
 ) -> None:
     """Refuse a set with a missing element (checked once per distinct set)."""
     code = first_with_missing(domain)
@@ -683,9 +695,7 @@ def _check_missing_in_distinct(
         return
     at = int(np.argmax(value_codes == code))
     raise MissingInSetError(
-        missing_in_set_message(
-            column, units[unit_codes[at]], coders[coder_codes[at]], set(domain[code])
-        )
+        missing_in_set_message(column, *raters.labels_at(at), set(domain[code]))
     )
 
 

@@ -124,7 +124,9 @@ def category_agreement(
     >>> table["specific_agreement"].round(3).tolist()
     [0.354, 0.354, 0.6, 0.633, 0.67]
     """
-    coded, domain, codes = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    coded, domain, codes, _ = prepare_categorical(
+        data, unit, coder, value, categories, on_duplicate
+    )
     unit_codes = coded.unit_codes
     if coders is not None:
         keep = np.isin(coded.coder_codes, coder_positions(coded, coders))

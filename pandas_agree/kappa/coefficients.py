@@ -62,12 +62,10 @@ from .._core.agreement import (
 )
 from .._core.kappas import own_margin_agreement
 from .._core.states import ChanceState
+from .._numbers import float_array
 from ..data.categorical import (
-    check_known,
     coder_positions,
-    order_known,
     prepare_categorical,
-    rated_coders,
     two_coder_table,
     two_coders,
     warn_if,
@@ -97,15 +95,6 @@ __all__ = [
 ]
 
 _TWO_CODER = ("cohen_kappa", "scott_pi")
-
-# Older private names, still imported by other modules of the package.
-_order_known = order_known
-_prepare_categorical = prepare_categorical
-_rated_coders = rated_coders
-_check_known = check_known
-_coder_positions = coder_positions
-_two_coders = two_coders
-_warn_if = warn_if
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,12 +174,11 @@ class CoefficientResult(Result):
         return chance_reason(self.state)
 
     def __repr__(self) -> str:
-        extra = f", weights={self.weights!r}" if self.weights else ""
-        extra += f", reason={self.reason!r}" if self.reason else ""
-        return (
-            f"CoefficientResult({self.method}={self.value:.4f}, observed={self.observed:.4f}, "
-            f"expected={self.expected:.4f}, n_units={self.n_units}, n_coders={self.n_coders}"
-            f"{extra})"
+        return self._repr(
+            f"{self.method}={self.value:.4f}, observed={self.observed:.4f}, "
+            f"expected={self.expected:.4f}, n_units={self.n_units}, n_coders={self.n_coders}",
+            weights=self.weights,
+            reason=self.reason,
         )
 
 
@@ -234,10 +222,10 @@ def _coefficient(
     missing: str = "complete",
 ) -> CoefficientResult:
     """Validate and code long data, then compute ``method`` (the step of every public function)."""
-    coded, domain, codes = _prepare_categorical(data, unit, coder, value, categories, on_duplicate)
-    weights = _Checked(
-        *agreement_weights(weights, domain, ordered=_order_known(data, value, categories, domain))
+    coded, domain, codes, ordered = prepare_categorical(
+        data, unit, coder, value, categories, on_duplicate
     )
+    weights = _Checked(*agreement_weights(weights, domain, ordered=ordered))
     if method in _TWO_CODER:
         return _two_coder_coded(method, coded, domain, codes, weights, coders, missing)
     return _multi_rater_coded(method, coded, domain, codes, weights, coders, unequal)
@@ -253,7 +241,7 @@ def _result(method: str, p_o: float, p_e: float, **fields: Any) -> CoefficientRe
         val = p_o
     else:
         val, state = chance_corrected(p_o, p_e)
-        _warn_if(chance_reason(state), method)
+        warn_if(chance_reason(state), method)
     return CoefficientResult(
         method=method, value=val, observed=p_o, expected=p_e, state=state, **fields
     )
@@ -290,7 +278,7 @@ def _two_coder_coded(
     coders: Sequence[Hashable] | None,
     missing: str = "complete",
 ) -> CoefficientResult:
-    a, b = _two_coders(coded, coders, f"{method}()")
+    a, b = two_coders(coded, coders, f"{method}()")
     w, w_name = _agreement_weights(weights, domain)
     ca, _, frame = two_coder_table(coded, domain, codes, a, b)
     table = frame.to_numpy(dtype=float)
@@ -323,7 +311,7 @@ def _multi_rater_coded(
     unit_codes = coded.unit_codes
     coder_codes = coded.coder_codes
     if coders is not None:
-        keep = np.isin(coder_codes, _coder_positions(coded, coders))
+        keep = np.isin(coder_codes, coder_positions(coded, coders))
         unit_codes, coder_codes, codes = unit_codes[keep], coder_codes[keep], codes[keep]
     q = len(domain)
     w, w_name = _agreement_weights(weights, domain)
@@ -771,12 +759,7 @@ def _check_table(
         labels = pd.Index(rows) if categories is None else pd.Index(categories)
     else:
         labels = None if categories is None else pd.Index(categories)
-    try:
-        mat = np.asarray(table, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(
-            f"`table` must be a square table of counts, got {table!r}"
-        ) from None
+    mat = float_array(table, lambda: f"`table` must be a square table of counts, got {table!r}")
     if mat.ndim != 2 or mat.shape[0] != mat.shape[1] or mat.shape[0] == 0:
         raise InvalidParameterError(
             f"`table` must be a square table of counts, got shape {mat.shape}"
@@ -939,10 +922,7 @@ def counts_to_long(counts: Any, categories: Sequence[Hashable] | None = None) ->
         units = counts.index
         if categories is None:
             categories = list(counts.columns)
-    try:
-        mat = np.asarray(counts, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"`counts` must be a table of counts, got {counts!r}") from None
+    mat = float_array(counts, lambda: f"`counts` must be a table of counts, got {counts!r}")
     if mat.ndim != 2 or not np.all(np.isfinite(mat)) or (mat < 0).any():
         raise InvalidParameterError(
             f"`counts` must be a 2-D table of non-negative counts, got {mat.tolist()}"

@@ -37,8 +37,13 @@ import pandas as pd
 from .._core.agreement import chance_corrected
 from .._core.kappas import bangdiwala_terms, max_agreement
 from .._core.states import ChanceState
-from ..data.categorical import prepare_categorical, two_coder_table, two_coders, warn_if
-from ..data.prepare import OnDuplicate
+from ..data.categorical import (
+    Categorical,
+    prepare_categorical,
+    two_coder_table,
+    two_coders,
+    warn_if,
+)
 from ..declare import declared
 from ..reasons import chance_reason
 from .coefficients import CoefficientResult
@@ -47,16 +52,10 @@ __all__ = ["bangdiwala_b", "kappa_max", "max_percent_agreement"]
 
 
 def _table(
-    data: pd.DataFrame,
-    coders: Sequence[Hashable] | None,
-    categories: Sequence[Hashable] | None,
-    unit: Hashable,
-    coder: Hashable,
-    value: Hashable,
-    on_duplicate: OnDuplicate,
-    func: str,
+    cat: Categorical, coders: Sequence[Hashable] | None, func: str
 ) -> tuple[np.ndarray, dict]:
-    coded, domain, codes = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    """The two coders' contingency table and the result fields it gives."""
+    coded, domain, codes, _ = cat
     a, b = two_coders(coded, coders, func)
     ca, _, frame = two_coder_table(coded, domain, codes, a, b, prefix=f"{func}: ")
     table = frame.to_numpy(dtype=float)
@@ -72,11 +71,11 @@ def _table(
 
 
 def _best_agreement(
-    data: pd.DataFrame, *args: object
+    cat: Categorical, coders: Sequence[Hashable] | None, func: str
 ) -> tuple[float, float, np.ndarray, dict]:
     """``(p_max, p_e, table, fields)``: the largest agreement the margins allow, Cohen's
-    chance agreement, and :func:`_table` (which takes ``args`` after ``data``)."""
-    table, fields = _table(data, *args)
+    chance agreement, and :func:`_table`."""
+    table, fields = _table(cat, coders, func)
     p_max, p_e = max_agreement(table)
     return p_max, p_e, table, fields
 
@@ -133,9 +132,8 @@ def bangdiwala_b(
     >>> round(float(bangdiwala_b(table_to_long([[10, 1], [5, 10]]))), 7)
     0.6060606
     """
-    table, fields = _table(
-        data, coders, categories, unit, coder, value, on_duplicate, "bangdiwala_b()"
-    )
+    cat = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    table, fields = _table(cat, coders, "bangdiwala_b()")
     num, den = bangdiwala_terms(table)
     n2 = float(table.sum()) ** 2
     state = ChanceState.DEFINED
@@ -190,9 +188,8 @@ def max_percent_agreement(
     >>> round(float(res), 3), round(res.observed, 3)
     (0.9, 0.7)
     """
-    p_max, p_e, table, fields = _best_agreement(
-        data, coders, categories, unit, coder, value, on_duplicate, "max_percent_agreement()"
-    )
+    cat = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    p_max, p_e, table, fields = _best_agreement(cat, coders, "max_percent_agreement()")
     p_o = float(np.trace(table) / table.sum())
     return CoefficientResult(
         method="max_percent_agreement", value=p_max, observed=p_o, expected=p_e, **fields
@@ -240,9 +237,8 @@ def kappa_max(
     >>> round(float(kappa_max(table_to_long([[20, 5], [10, 15]]))), 3)
     0.8
     """
-    p_max, p_e, _, fields = _best_agreement(
-        data, coders, categories, unit, coder, value, on_duplicate, "kappa_max()"
-    )
+    cat = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    p_max, p_e, _, fields = _best_agreement(cat, coders, "kappa_max()")
     val, state = chance_corrected(p_max, p_e)
     warn_if(chance_reason(state), "kappa_max")
     return CoefficientResult(

@@ -45,8 +45,8 @@ import pandas as pd
 from .._core.agreement import chance_corrected, rater_terms
 from .._core.kappas import conger_expected, pair_tables, rater_margins, reliability_codes
 from .._core.states import ChanceState
-from ..data.categorical import coder_positions, order_known, prepare_categorical, warn_if
-from ..data.prepare import CodedData, OnDuplicate
+from ..data.categorical import Categorical, coder_positions, prepare_categorical, warn_if
+from ..data.prepare import CodedData
 from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
 from ..reasons import chance_reason
@@ -56,7 +56,7 @@ from .weights import WeightsLike, agreement_weights
 __all__ = ["MultiKappaResult", "conger_kappa", "hubert_kappa", "light_kappa"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # the short repr of CoefficientResult, with this name
 class MultiKappaResult(CoefficientResult):
     """A multi-rater kappa, with the pairs of coders it is built from.
 
@@ -72,9 +72,6 @@ class MultiKappaResult(CoefficientResult):
 
     pairs: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 
-    def __repr__(self) -> str:
-        return super().__repr__().replace("CoefficientResult(", "MultiKappaResult(", 1)
-
 
 @dataclass(frozen=True)
 class _Prepared:
@@ -89,20 +86,11 @@ class _Prepared:
 
 
 def _prepare(
-    data: pd.DataFrame,
-    weights: WeightsLike,
-    coders: Sequence[Hashable] | None,
-    categories: Sequence[Hashable] | None,
-    unit: Hashable,
-    coder: Hashable,
-    value: Hashable,
-    on_duplicate: OnDuplicate,
-    func: str,
+    cat: Categorical, weights: WeightsLike, coders: Sequence[Hashable] | None, func: str
 ) -> _Prepared:
-    coded, domain, codes = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
-    w, w_name = agreement_weights(
-        weights, domain, ordered=order_known(data, value, categories, domain)
-    )
+    """The ratings of the chosen coders (renumbered 0..R-1) and the checked weights."""
+    coded, domain, codes, ordered = cat
+    w, w_name = agreement_weights(weights, domain, ordered=ordered)
     if coders is not None:
         chosen = coder_positions(coded, coders)
     else:
@@ -165,10 +153,20 @@ def _n_pairable(prep: _Prepared) -> int:
     return int((r >= 2).sum())
 
 
-def _no_pairs(func: str) -> NoPairableUnitsError:
-    return NoPairableUnitsError(
-        f"{func}: no two coders rated a unit in common, so there is nothing to compare"
-    )
+def _compared_pairs(
+    prep: _Prepared, func: str
+) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_pairs`, with ``n`` replaced by which pairs rated a unit in common.
+
+    Raises :class:`NoPairableUnitsError` when no pair did.
+    """
+    frame, n, p_o, p_e = _pairs(prep)
+    compared = n > 0
+    if not compared.any():
+        raise NoPairableUnitsError(
+            f"{func}: no two coders rated a unit in common, so there is nothing to compare"
+        )
+    return frame, compared, p_o, p_e
 
 
 def _result(
@@ -176,14 +174,18 @@ def _result(
     prep: _Prepared,
     frame: pd.DataFrame,
     *,
-    value: float,
     observed: float,
     expected: float,
     n_units: int,
-    state: ChanceState,
+    kappa: tuple[float, ChanceState] | None = None,
 ) -> MultiKappaResult:
-    """A multi-coder kappa's result: its terms plus the coders, categories and weights of
-    ``prep`` and the per-pair ``frame``; warns when ``state`` leaves the value undefined."""
+    """A multi-coder kappa's result: ``observed`` chance-corrected by ``expected``, with the
+    coders, categories and weights of ``prep`` and the per-pair ``frame``.
+
+    ``kappa`` is the value and its state when the coefficient is not that ratio (Light's
+    mean of the pairwise kappas). Warns when the state leaves the value undefined.
+    """
+    value, state = chance_corrected(observed, expected) if kappa is None else kappa
     warn_if(chance_reason(state), method)
     return MultiKappaResult(
         method=method,
@@ -266,7 +268,8 @@ def conger_kappa(
     0.442
     """
     func = "conger_kappa()"
-    prep = _prepare(data, weights, coders, categories, unit, coder, value, on_duplicate, func)
+    cat = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    prep = _prepare(cat, weights, coders, func)
     q = len(prep.domain)
     p_a, _, n_pairable, _ = rater_terms(
         prep.unit_codes, prep.codes, len(prep.coded.units), q, prep.weights
@@ -277,18 +280,8 @@ def conger_kappa(
         )
     margins = rater_margins(prep.coder_codes, prep.codes, len(prep.coders), q)
     p_e = conger_expected(margins, prep.weights)
-    value_, state = chance_corrected(p_a, p_e)
     frame, *_ = _pairs(prep)
-    return _result(
-        "conger_kappa",
-        prep,
-        frame,
-        value=value_,
-        observed=p_a,
-        expected=p_e,
-        n_units=n_pairable,
-        state=state,
-    )
+    return _result("conger_kappa", prep, frame, observed=p_a, expected=p_e, n_units=n_pairable)
 
 
 @declared(coefficient=True)
@@ -342,11 +335,9 @@ def light_kappa(
     (0.459, 15)
     """
     func = "light_kappa()"
-    prep = _prepare(data, weights, coders, categories, unit, coder, value, on_duplicate, func)
-    frame, n, p_o, p_e = _pairs(prep)
-    compared = n > 0
-    if not compared.any():
-        raise _no_pairs(func)
+    cat = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    prep = _prepare(cat, weights, coders, func)
+    frame, compared, p_o, p_e = _compared_pairs(prep, func)
     usable = compared & np.isfinite(frame["kappa"].to_numpy())
     state = ChanceState.DEFINED
     if not usable.any():
@@ -359,11 +350,10 @@ def light_kappa(
         "light_kappa",
         prep,
         frame,
-        value=value_,
         observed=float(p_o[keep].mean()),
         expected=float(p_e[keep].mean()),
         n_units=_n_pairable(prep),
-        state=state,
+        kappa=(value_, state),
     )
 
 
@@ -416,25 +406,15 @@ def hubert_kappa(
     exact=TRUE)`` = 0.442):
 
     >>> import pandas_agree as pa
-    >>> from pandas_agree.kappa.multi_coder import hubert_kappa
-    >>> round(float(hubert_kappa(pa.datasets.diagnoses())), 3)
-    0.442
+    >>> data = pa.datasets.diagnoses()
+    >>> round(float(pa.hubert_kappa(data)), 3), round(float(pa.conger_kappa(data)), 3)
+    (0.442, 0.442)
     """
     func = "hubert_kappa()"
-    prep = _prepare(data, weights, coders, categories, unit, coder, value, on_duplicate, func)
-    frame, n, p_o, p_e = _pairs(prep)
-    compared = n > 0
-    if not compared.any():
-        raise _no_pairs(func)
+    cat = prepare_categorical(data, unit, coder, value, categories, on_duplicate)
+    prep = _prepare(cat, weights, coders, func)
+    frame, compared, p_o, p_e = _compared_pairs(prep, func)
     mean_o, mean_e = float(p_o[compared].mean()), float(p_e[compared].mean())
-    value_, state = chance_corrected(mean_o, mean_e)
     return _result(
-        "hubert_kappa",
-        prep,
-        frame,
-        value=value_,
-        observed=mean_o,
-        expected=mean_e,
-        n_units=_n_pairable(prep),
-        state=state,
+        "hubert_kappa", prep, frame, observed=mean_o, expected=mean_e, n_units=_n_pairable(prep)
     )

@@ -57,6 +57,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._numbers import float_array, labelled_matrix
 from ..errors import InvalidParameterError
 
 __all__ = [
@@ -207,12 +208,10 @@ def scheme_weights(
     if scores == "positions":
         x = np.arange(1.0, q + 1.0)
     else:
-        try:
-            x = np.asarray(categories, dtype=float)
-        except (TypeError, ValueError):
-            raise InvalidParameterError(
-                f"`scores` 'values' needs numeric categories, got {list(categories)}"
-            ) from None
+        x = float_array(
+            categories,
+            lambda: f"`scores` 'values' needs numeric categories, got {list(categories)}",
+        )
         if not np.all(np.isfinite(x)) or not np.all(np.diff(x) > 0):
             raise InvalidParameterError(
                 f"`scores` 'values' needs finite increasing categories, got {list(categories)}"
@@ -284,27 +283,13 @@ def agreement_weights(
             )
         return scheme_weights(weights, categories), weights
     if isinstance(weights, pd.DataFrame):
-        missing = [c for c in categories if c not in weights.index or c not in weights.columns]
-        if missing:
-            raise InvalidParameterError(
-                f"`{name}` DataFrame has no row or column for categories {missing[:5]}; its "
-                f"index and columns must hold every category of {list(categories)}"
-            )
-        try:
-            mat = weights.loc[categories, categories].to_numpy(dtype=float)
-        except (TypeError, ValueError):
-            raise InvalidParameterError(
-                f"`{name}` DataFrame must hold numbers, got {weights!r}"
-            ) from None
+        mat = labelled_matrix(weights, categories, f"`{name}`")
     elif callable(weights):
         cats = list(categories)
         mat = np.array([[float(weights(a, b)) for b in cats] for a in cats], dtype=float)
         mat = mat.reshape(q, q)
     else:
-        try:
-            mat = np.asarray(weights, dtype=float)
-        except (TypeError, ValueError):
-            raise InvalidParameterError(f"`{name}` must be {_ACCEPTED}, got {weights!r}") from None
+        mat = float_array(weights, lambda: f"`{name}` must be {_ACCEPTED}, got {weights!r}")
         if mat.shape != (q, q):
             raise InvalidParameterError(
                 f"`{name}` matrix must be {q} x {q} (one row and column per category, in the "

@@ -104,10 +104,10 @@ class ConfidenceInterval(Result):
         return self.reason
 
     def __repr__(self) -> str:
-        note = f", note={self.note!r}" if self.note else ""
-        return (
-            f"ConfidenceInterval(low={self.low:.4f}, high={self.high:.4f}, level={self.level}, "
-            f"method={self.method!r}, n_boot={self.n_boot}{note})"
+        return self._repr(
+            f"low={self.low:.4f}, high={self.high:.4f}, level={self.level}, "
+            f"method={self.method!r}, n_boot={self.n_boot}",
+            note=self.note,
         )
 
 

@@ -45,7 +45,8 @@ from .._core.diagnostics import (
     leave_one_coder_out,
     nominal_agreement,
 )
-from ..data.categorical import order_known, prepare_categorical
+from .._numbers import finite_float
+from ..data.categorical import prepare_categorical
 from ..data.prepare import CodedData
 from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
@@ -137,12 +138,11 @@ def pairwise(
         codes = coded.value_codes
         domain_size = len(coded.values)
     else:
-        coded, domain, codes = prepare_categorical(
+        coded, domain, codes, ordered = prepare_categorical(
             data, unit, coder, value, categories, on_duplicate
         )
         w = None
         if metric == "kappa":  # positions in the domain are ranks only where it has an order
-            ordered = order_known(data, value, categories, domain)
             w, _ = agreement_weights(weights, domain, ordered=ordered)
         domain_size = len(domain)
     n_coders = len(coded.coders)
@@ -399,16 +399,6 @@ class AgreementSummary(Result):
         return self.to_series().to_frame().T
 
 
-def _finite_float(x: Any, name: str) -> float:
-    try:
-        out = float(x)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"`{name}` must be a number, got {x!r}") from None
-    if not np.isfinite(out):
-        raise InvalidParameterError(f"`{name}` must be finite, got {x!r}")
-    return out
-
-
 @declared()
 def summary(
     data: pd.DataFrame,
@@ -467,8 +457,8 @@ def summary(
     >>> round(s.alpha, 4), s.percent_agreement, round(s.ac1, 4), s.paradox
     (-0.0247, 0.944, 0.9408, True)
     """
-    high = _finite_float(high_agreement, "high_agreement")
-    low = _finite_float(low_alpha, "low_alpha")
+    high = finite_float(high_agreement, "high_agreement")
+    low = finite_float(low_alpha, "low_alpha")
     dist, coded = prepare_for(
         data, distance, weights, unit, coder, value, categories, on_duplicate, sep
     )

@@ -26,7 +26,7 @@ The unit's share is :math:`O_u / \sum_u O_u` (see
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -144,27 +144,39 @@ def ranked_disagreements(
             name: pd.Series(keys.get_level_values(i).to_numpy(dtype=object), dtype=object)
             for i, name in enumerate(unit_keys.names)
         }
-    named = [n for n in front if any(_same_name(n, c) for c in RANK_COLUMNS)]
-    if named:
-        raise InvalidParameterError(
-            f"the unit or group column {named[0]!r} is named like a column of the list of "
-            f"disagreements ({list(RANK_COLUMNS)}); rename it, e.g. "
-            f"data.rename(columns={{{named[0]!r}: 'item'}})"
-        )
-    _check_coder_names(coders, [*front, *RANK_COLUMNS])
+    _refuse_clash(
+        front,
+        RANK_COLUMNS,
+        "the unit or group column",
+        "rename it, e.g. data.rename(columns={{{name}: 'item'}})",
+    )
+    _refuse_clash(
+        coders,
+        [*front, *RANK_COLUMNS],
+        "coder",
+        "rename that coder, e.g. "
+        "data.replace({{<coder column>: {{{name}: 'coder ' + str({name})}}}})",
+    )
     frame = pd.DataFrame({**front, **{c: by_unit[c].to_numpy() for c in RANK_COLUMNS}})
     frame.index = pd.RangeIndex(1, k + 1, name="rank")
     values_frame = pd.DataFrame(grid, columns=coders, index=frame.index, dtype=object)
     return pd.concat([frame, values_frame], axis=1)
 
 
-def _check_coder_names(coders: pd.Index, fixed: Sequence[Hashable]) -> None:
-    clash = [c for c in coders if any(_same_name(c, f) for f in fixed)]
+def _refuse_clash(
+    names: Iterable[Hashable], fixed: Sequence[Hashable], who: str, fix: str
+) -> None:
+    """Raise when one of ``names`` is named like one of ``fixed``, the list's other columns.
+
+    The message names the first such name as ``who`` does (``"coder"``) and ends with
+    ``fix``, formatted with ``name``: that name's repr.
+    """
+    clash = [n for n in names if any(_same_name(n, f) for f in fixed)]
     if clash:
+        name = repr(clash[0])
         raise InvalidParameterError(
-            f"coder {clash[0]!r} is named like a column of the list of disagreements "
-            f"({[str(f) for f in fixed]}); rename that coder, e.g. "
-            f"data.replace({{<coder column>: {{{clash[0]!r}: 'coder ' + str({clash[0]!r})}}}})"
+            f"{who} {name} is named like a column of the list of disagreements "
+            f"({[str(f) for f in fixed]}); " + fix.format(name=name)
         )
 
 
@@ -388,19 +400,16 @@ def nested_units(
 # spans
 
 
+@declared(frontends=(), register=False)  # coders and the span columns: declare.SHARED
 def span_disagreements(
     spans: pd.DataFrame,
     match: Literal["exact", "overlap"] = "exact",
     *,
     texts: Mapping[Hashable, str] | None = None,
     top: int | None = 50,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     coverage: Any = None,
-    document: Hashable = "document",
-    coder: Hashable = "coder",
-    start: Hashable = "start",
-    end: Hashable = "end",
-    label: Hashable = "label",
+    document, coder, start, end, label,
 ) -> pd.DataFrame:
     """The span annotations that failed to match, paired, with their text.
 
@@ -419,8 +428,10 @@ def span_disagreements(
         document -> text; gives the snippets ``text_a`` and ``text_b``.
     top : int or None, default 50
         Keep the first ``top`` rows; ``None`` keeps all.
-    coders, coverage, document, coder, start, end, label
-        As for :func:`pandas_agree.span_f1`.
+    coders : sequence, optional
+        The coders to compare, in order, as for :func:`pandas_agree.span_f1`.
+    coverage : iterable of (document, coder) pairs, optional
+        Who saw which document, as for :func:`pandas_agree.span_f1`.
 
     Returns
     -------

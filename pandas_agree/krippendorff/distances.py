@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .._numbers import float_array
 from ..errors import InvalidParameterError, UnknownDistanceError, ValueTypeError
 
 __all__ = [
@@ -555,12 +556,9 @@ def _call(name: str, func: Callable[..., Any], *args: Any) -> Any:
 
 
 def _as_floats(name: str, values: Any, shape: tuple[int, ...]) -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(
-            f"`distance` {name!r} must return numbers, got {values!r:.200}"
-        ) from None
+    arr = float_array(
+        values, lambda: f"`distance` {name!r} must return numbers, got {values!r:.200}"
+    )
     if arr.shape != shape:
         raise InvalidParameterError(
             f"`distance` {name!r} must return one value per pair (shape {shape}), got "

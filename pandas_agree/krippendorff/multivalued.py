@@ -101,10 +101,9 @@ class MVAlphaResult(Result):
     _series_fields = (*ALPHA_FIELDS, "n_sets", "n_labels", "reason")
 
     def __repr__(self) -> str:
-        extra = f", reason={self.reason!r}" if self.reason else ""
-        return (
-            f"MVAlphaResult(alpha={self.alpha:.4f}, n_units={self.n_units}, "
-            f"n_coders={self.n_coders}, n_pairable={self.n_pairable}{extra})"
+        return self._repr(
+            f"alpha={self.alpha:.4f}, n_units={self.n_units}, n_coders={self.n_coders}, "
+            f"n_pairable={self.n_pairable}"
         )
 
 

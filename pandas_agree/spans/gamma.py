@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._core import alignment as _al
+from .._numbers import labelled_matrix
 from ..declare import declared
 from ..errors import DegenerateDataWarning, InvalidParameterError, ValueTypeError, user_stacklevel
 from ..results import Result
@@ -131,12 +132,11 @@ class GammaResult(Result):
     _series_name: ClassVar[str] = "gamma"
 
     def __repr__(self) -> str:
-        extra = f", reason={self.reason!r}" if self.reason else ""
-        return (
-            f"GammaResult(gamma={self.gamma:.4f}, observed={self.observed:.4f}, "
+        return self._repr(
+            f"gamma={self.gamma:.4f}, observed={self.observed:.4f}, "
             f"expected={self.expected:.4f}, expected_se={self.expected_se:.4f}, "
             f"gamma_cat={self.gamma_cat:.4f}, n_samples={self.n_samples}, "
-            f"n_coders={self.n_coders}, n_units={self.n_units}{extra})"
+            f"n_coders={self.n_coders}, n_units={self.n_units}"
         )
 
     def to_frame(self) -> pd.DataFrame:
@@ -162,16 +162,7 @@ def _category_matrix(categorical: Any, labels: pd.Index, counts: np.ndarray) -> 
     """The matrix :math:`M` of categorical dissimilarities between ``labels``."""
     k = len(labels)
     if isinstance(categorical, pd.DataFrame):
-        missing = [x for x in labels if x not in categorical.index or x not in categorical.columns]
-        if missing:
-            raise InvalidParameterError(
-                f"`categorical` must have a row and a column for every label; it has none for "
-                f"{missing[:5]!r}"
-            )
-        try:
-            m = categorical.loc[list(labels), list(labels)].to_numpy(dtype=float)
-        except (TypeError, ValueError):
-            raise InvalidParameterError("`categorical` must hold numbers") from None
+        m = labelled_matrix(categorical, labels, "`categorical`")
         where = "`categorical`"
         if m.size and (np.nanmax(m) > 1 or np.nanmin(m) < 0):
             i, j = np.unravel_index(np.nanargmax(np.abs(m - 0.5)), m.shape)

@@ -83,13 +83,12 @@ class UnitizingAlphaResult(Result):
     _series_name = "unitizing_alpha"
 
     def __repr__(self) -> str:
-        extra = f", n_merged={self.n_merged}" if self.n_merged else ""
-        extra += f", reason={self.reason!r}" if self.reason else ""
-        return (
-            f"UnitizingAlphaResult(alpha={self.alpha:.4f}, observed={self.observed:.4f}, "
+        return self._repr(
+            f"alpha={self.alpha:.4f}, observed={self.observed:.4f}, "
             f"expected={self.expected:.4f}, n_coders={self.n_coders}, "
-            f"n_categories={self.n_categories}, n_units={self.n_units}, length={self.length}"
-            f"{extra})"
+            f"n_categories={self.n_categories}, n_units={self.n_units}, length={self.length}",
+            n_merged=self.n_merged,
+            reason=self.reason,
         )
 
     def to_frame(self) -> pd.DataFrame:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ...data.prepare import check_columns
+from ...data.prepare import check_columns, check_distinct
 from ...errors import (
     DuplicateRatingError,
     InvalidParameterError,
@@ -65,14 +65,7 @@ def _check_columns(data: Any, columns: dict[str, Hashable]) -> None:
     """The checks of :func:`~pandas_agree.data.prepare.check_columns`, and every named column
     (``by``, a run column) distinct from the others, not only unit, coder and value."""
     check_columns(data, **columns)
-    names = list(columns.items())
-    for i, (param, col) in enumerate(names):
-        for other, col2 in names[i + 1 :]:
-            if col == col2:
-                raise InvalidParameterError(
-                    f"`{param}` and `{other}` name the same column {col!r}; they must be "
-                    "different columns"
-                )
+    check_distinct(columns, "they must be different columns")
 
 
 def _labels(series: pd.Series, param: str) -> tuple[np.ndarray, pd.Index]:

@@ -204,11 +204,10 @@ class NoiseResult(Result):
         return self.t0 - self.n_disagreed
 
     def __repr__(self) -> str:
-        extra = f", reason={self.reason!r}" if self.reason else ""
-        return (
-            f"{type(self).__name__}(tau={self.tau:.4g}, t0={self.t0}, n_items={self.n_items}, "
+        return self._repr(
+            f"tau={self.tau:.4g}, t0={self.t0}, n_items={self.n_items}, "
             f"n_disagreed={self.n_disagreed}, p_agree_hard={self.p_agree_hard:.4g}, "
-            f"confidence={self.confidence:g}{extra})"
+            f"confidence={self.confidence:g}"
         )
 
     def chance_difference(self, confidence: float | None = None) -> ChanceDifference:
