@@ -106,11 +106,11 @@ def test_label_studio_choices_and_taxonomy(name):
     tax = io.read_label_studio(path, kind="taxonomy", from_name="place", multiple=True)
     assert tax["value"].tolist() == [frozenset({"Place/City"}), frozenset({"Place/City", "Person"})]
     tax = io.read_label_studio(
-        path, kind="taxonomy", from_name="place", multiple=True, taxonomy_sep=" > "
+        path, kind="taxonomy", from_name="place", multiple=True, path_sep=" > "
     )
     assert tax["value"].tolist()[1] == frozenset({"Place > City", "Person"})
-    with pytest.raises(ReaderError, match=r"taxonomy label 'Place' contains `taxonomy_sep` 'a'"):
-        io.read_label_studio(path, kind="taxonomy", from_name="place", taxonomy_sep="a")
+    with pytest.raises(ReaderError, match=r"taxonomy label 'Place' contains `path_sep` 'a'"):
+        io.read_label_studio(path, kind="taxonomy", from_name="place", path_sep="a")
     with pytest.raises(InvalidParameterError, match=r"`from_name` 'nope' names no choices control"):
         io.read_label_studio(path, kind="choices", from_name="nope")
 
@@ -136,7 +136,7 @@ def test_label_studio_from_name_rules():
         pytest.param({"kind": "span"}, r"`kind` must be one of \['spans', .*got 'span'", id="kind"),
         pytest.param({"export": "csv"}, r"`export` must be one of .*got 'csv'", id="export"),
         pytest.param({"multiple": 1}, r"`multiple` must be True or False, got 1", id="multiple"),
-        pytest.param({"taxonomy_sep": ""}, r"`taxonomy_sep` must be a non-empty", id="sep"),
+        pytest.param({"path_sep": ""}, r"`path_sep` must be a non-empty", id="sep"),
         pytest.param(
             {"from_name": 3}, r"`from_name` must be a control name or None, got 3", id="fn"
         ),
