@@ -184,6 +184,27 @@ SHARED: dict[str, SharedParameter] = _shared(
         """coders : sequence, optional
     Use only these coders' ratings (default: every coder).""",
     ),
+    SharedParameter(
+        "ci",
+        None,
+        "float | None",
+        """ci : float, optional
+    Confidence level of the bootstrap intervals (for example 0.95); None for none.""",
+    ),
+    SharedParameter(
+        "n_boot",
+        2000,
+        "int",
+        """n_boot : int, default 2000
+    Number of bootstrap replicates.""",
+    ),
+    SharedParameter(
+        "rng",
+        None,
+        "int | np.random.Generator | None",
+        """rng : int, numpy.random.Generator or None
+    Seed or generator of the bootstrap; the same seed gives the same replicates.""",
+    ),
 )
 
 
@@ -199,6 +220,7 @@ class Declaration:
     coefficient: bool = False
     two_coders: bool = False
     report_defaults: Mapping[str, Any] = field(default_factory=dict)
+    defaults: Mapping[str, Any] = field(default_factory=dict)  # shared defaults it changes
 
     @property
     def columns(self) -> bool:
@@ -352,6 +374,7 @@ def declared(
             coefficient=coefficient,
             two_coders=two_coders,
             report_defaults=dict(report_defaults or {}),
+            defaults=changed,
         )
         return public
 

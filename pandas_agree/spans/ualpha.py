@@ -478,9 +478,7 @@ def u_alpha(
     coders: Sequence[Hashable] | None = None,
     coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
     on_overlap: Literal["raise", "merge"] = "raise",
-    ci: float | None = None,
-    n_boot: int = 2000,
-    rng: int | np.random.Generator | None = None,
+    ci, n_boot, rng,
     document, coder, start, end, label,
 ) -> UAlphaResult:
     r"""Krippendorff's u-alpha family for unitized continua, per document and pooled.
@@ -592,10 +590,6 @@ def u_alpha(
     ci : float, optional
         Confidence level (for example 0.95): adds percentile intervals (``low``, ``high``)
         from ``n_boot`` bootstrap replicates that resample documents with replacement.
-    n_boot : int, default 2000
-        Bootstrap replicates (with ``ci``).
-    rng : int, numpy.random.Generator or None
-        Seed or generator of the bootstrap; the same seed gives the same intervals.
 
     Returns
     -------
