@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "FRAGMENT_COLUMNS",
     "RELATION_COLUMNS",
     "SHARED",
     "SPAN_COLUMNS",
@@ -104,6 +105,11 @@ _SPAN_COLUMNS_DOC = """document, coder, start, end, label : hashable
     Column names of the span frame (defaults: the names themselves): one row per span with
     its character offsets (``end`` exclusive), as the readers of :mod:`pandas_agree.io`
     return."""
+#: The columns that join the fragments of a discontinuous span into one annotation.
+FRAGMENT_COLUMNS = ("annotation", "fragment")
+_FRAGMENT_COLUMNS_DOC = """annotation, fragment : hashable, default "annotation", "fragment"
+    Column names of the annotation id and fragment number (used when the frame has both, as
+    :func:`pandas_agree.io.read_brat` gives them for discontinuous annotations)."""
 _WEIGHTS_DOC = """weights : str, callable or matrix, optional
     Agreement weights (Gwet 2014, chapter 3): a scheme of
     :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES` (``"linear"``, ``"quadratic"``,
@@ -136,6 +142,7 @@ _RELATION_COLUMNS_DOC = ", ".join(RELATION_COLUMNS) + """ : hashable
 _GROUPS: dict[tuple[str, ...], str] = {
     _COLUMNS: _COLUMNS_DOC,
     SPAN_COLUMNS: _SPAN_COLUMNS_DOC,
+    FRAGMENT_COLUMNS: _FRAGMENT_COLUMNS_DOC,
     RELATION_COLUMNS: _RELATION_COLUMNS_DOC,
 }
 
@@ -204,6 +211,28 @@ SHARED: dict[str, SharedParameter] = _shared(
         "int | np.random.Generator | None",
         """rng : int, numpy.random.Generator or None
     Seed or generator of the bootstrap; the same seed gives the same replicates.""",
+    ),
+    SharedParameter(
+        "match",
+        "exact",
+        "Literal['exact', 'overlap']",
+        """match : {"exact", "overlap"}, default "exact"
+    Two spans match when they have the same offsets (``"exact"``) or share at least one
+    character (``"overlap"``); see :func:`pandas_agree.span_f1`.""",
+    ),
+    SharedParameter(
+        "coverage",
+        None,
+        "Iterable[tuple[Hashable, Hashable]] | None",
+        """coverage : iterable of (document, coder) pairs, optional
+    Who annotated which document (the readers' ``frame.attrs["coverage"]``).""",
+    ),
+    SharedParameter(
+        "fragments",
+        False,
+        "bool",
+        """fragments : bool, default False
+    Count each row (each fragment of a discontinuous annotation) as a span of its own.""",
     ),
 )
 

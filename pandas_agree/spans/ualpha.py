@@ -3,7 +3,7 @@ r"""Krippendorff's u-alpha family (2016, 2019): :func:`u_alpha` and :class:`UAlp
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -475,8 +475,7 @@ def u_alpha(
     length: int | Mapping[Hashable, int] | None = None,
     *,
     distance: Any = "nominal",
-    coders: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    coders, coverage,
     on_overlap: Literal["raise", "merge"] = "raise",
     ci, n_boot, rng,
     document, coder, start, end, label,
