@@ -234,6 +234,34 @@ SHARED: dict[str, SharedParameter] = _shared(
         """fragments : bool, default False
     Count each row (each fragment of a discontinuous annotation) as a span of its own.""",
     ),
+    SharedParameter(
+        "docset",
+        "docset",
+        "Hashable | None",
+        """docset : hashable or None, default "docset"
+    Column naming the docset (the pyramid); ``None`` when all rows are one docset.""",
+    ),
+    SharedParameter(
+        "peer",
+        "peer",
+        "Hashable",
+        """peer : hashable, default "peer"
+    Column naming the peer summary.""",
+    ),
+    SharedParameter(
+        "scu",
+        "scu",
+        "Hashable",
+        """scu : hashable, default "scu"
+    Column naming the SCU (ids are local to a pyramid).""",
+    ),
+    SharedParameter(
+        "summary",
+        "summary",
+        "Hashable",
+        """summary : hashable, default "summary"
+    Column naming the model summary a contributor comes from.""",
+    ),
 )
 
 
