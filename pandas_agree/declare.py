@@ -1,7 +1,8 @@
 """Declaring a public function once: its shared parameters, their documentation, its frontends.
 
-Every public function on long data (one row per unit, coder and value) or on span frames
-takes the same column and preparation parameters. :func:`declared` writes them once:
+Public functions share parameters: the column names of long data (one row per unit, coder
+and value), of span, relation and pyramid frames, the preparation options and the bootstrap's
+settings. :func:`declared` writes them once:
 
 * it **completes** the shared parameters the function names as *bare* parameters (no
   default, no annotation: ``*, unit, coder, value, on_duplicate``) with their defaults and
@@ -215,7 +216,7 @@ SHARED: dict[str, SharedParameter] = _shared(
     SharedParameter(
         "match",
         "exact",
-        "Literal['exact', 'overlap']",
+        "Literal['exact', 'overlap']",  # as Python renders the annotation written in source
         """match : {"exact", "overlap"}, default "exact"
     Two spans match when they have the same offsets (``"exact"``) or share at least one
     character (``"overlap"``); see :func:`pandas_agree.span_f1`.""",
