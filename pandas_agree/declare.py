@@ -1,7 +1,8 @@
 """Declaring a public function once: its shared parameters, their documentation, its frontends.
 
-Every public function on long data (one row per unit, coder and value) or on span frames
-takes the same column and preparation parameters. :func:`declared` writes them once:
+Public functions share parameters: the column names of long data (one row per unit, coder
+and value), of span, relation and pyramid frames, the preparation options and the bootstrap's
+settings. :func:`declared` writes them once:
 
 * it **completes** the shared parameters the function names as *bare* parameters (no
   default, no annotation: ``*, unit, coder, value, on_duplicate``) with their defaults and
@@ -58,6 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "FRAGMENT_COLUMNS",
     "RELATION_COLUMNS",
     "SHARED",
     "SPAN_COLUMNS",
@@ -104,6 +106,11 @@ _SPAN_COLUMNS_DOC = """document, coder, start, end, label : hashable
     Column names of the span frame (defaults: the names themselves): one row per span with
     its character offsets (``end`` exclusive), as the readers of :mod:`pandas_agree.io`
     return."""
+#: The columns that join the fragments of a discontinuous span into one annotation.
+FRAGMENT_COLUMNS = ("annotation", "fragment")
+_FRAGMENT_COLUMNS_DOC = """annotation, fragment : hashable, default "annotation", "fragment"
+    Column names of the annotation id and fragment number (used when the frame has both, as
+    :func:`pandas_agree.io.read_brat` gives them for discontinuous annotations)."""
 _WEIGHTS_DOC = """weights : str, callable or matrix, optional
     Agreement weights (Gwet 2014, chapter 3): a scheme of
     :data:`pandas_agree.kappa.weights.WEIGHT_SCHEMES` (``"linear"``, ``"quadratic"``,
@@ -136,6 +143,7 @@ _RELATION_COLUMNS_DOC = ", ".join(RELATION_COLUMNS) + """ : hashable
 _GROUPS: dict[tuple[str, ...], str] = {
     _COLUMNS: _COLUMNS_DOC,
     SPAN_COLUMNS: _SPAN_COLUMNS_DOC,
+    FRAGMENT_COLUMNS: _FRAGMENT_COLUMNS_DOC,
     RELATION_COLUMNS: _RELATION_COLUMNS_DOC,
 }
 
@@ -184,6 +192,77 @@ SHARED: dict[str, SharedParameter] = _shared(
         """coders : sequence, optional
     Use only these coders' ratings (default: every coder).""",
     ),
+    SharedParameter(
+        "ci",
+        None,
+        "float | None",
+        """ci : float, optional
+    Confidence level of the bootstrap intervals (for example 0.95); None for none.""",
+    ),
+    SharedParameter(
+        "n_boot",
+        2000,
+        "int",
+        """n_boot : int, default 2000
+    Number of bootstrap replicates.""",
+    ),
+    SharedParameter(
+        "rng",
+        None,
+        "int | np.random.Generator | None",
+        """rng : int, numpy.random.Generator or None
+    Seed or generator of the bootstrap; the same seed gives the same replicates.""",
+    ),
+    SharedParameter(
+        "match",
+        "exact",
+        "Literal['exact', 'overlap']",  # as Python renders the annotation written in source
+        """match : {"exact", "overlap"}, default "exact"
+    Two spans match when they have the same offsets (``"exact"``) or share at least one
+    character (``"overlap"``); see :func:`pandas_agree.span_f1`.""",
+    ),
+    SharedParameter(
+        "coverage",
+        None,
+        "Iterable[tuple[Hashable, Hashable]] | None",
+        """coverage : iterable of (document, coder) pairs, optional
+    Who annotated which document (the readers' ``frame.attrs["coverage"]``).""",
+    ),
+    SharedParameter(
+        "fragments",
+        False,
+        "bool",
+        """fragments : bool, default False
+    Count each row (each fragment of a discontinuous annotation) as a span of its own.""",
+    ),
+    SharedParameter(
+        "docset",
+        "docset",
+        "Hashable | None",
+        """docset : hashable or None, default "docset"
+    Column naming the docset (the pyramid); ``None`` when all rows are one docset.""",
+    ),
+    SharedParameter(
+        "peer",
+        "peer",
+        "Hashable",
+        """peer : hashable, default "peer"
+    Column naming the peer summary.""",
+    ),
+    SharedParameter(
+        "scu",
+        "scu",
+        "Hashable",
+        """scu : hashable, default "scu"
+    Column naming the SCU (ids are local to a pyramid).""",
+    ),
+    SharedParameter(
+        "summary",
+        "summary",
+        "Hashable",
+        """summary : hashable, default "summary"
+    Column naming the model summary a contributor comes from.""",
+    ),
 )
 
 
@@ -199,6 +278,7 @@ class Declaration:
     coefficient: bool = False
     two_coders: bool = False
     report_defaults: Mapping[str, Any] = field(default_factory=dict)
+    defaults: Mapping[str, Any] = field(default_factory=dict)  # shared defaults it changes
 
     @property
     def columns(self) -> bool:
@@ -352,6 +432,7 @@ def declared(
             coefficient=coefficient,
             two_coders=two_coders,
             report_defaults=dict(report_defaults or {}),
+            defaults=changed,
         )
         return public
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -400,10 +400,10 @@ def nested_units(
 # spans
 
 
-@declared(frontends=(), register=False)  # coders and the span columns: declare.SHARED
+@declared(frontends=(), register=False)  # match, coders, the span columns: declare.SHARED
 def span_disagreements(
     spans: pd.DataFrame,
-    match: Literal["exact", "overlap"] = "exact",
+    match,
     *,
     texts: Mapping[Hashable, str] | None = None,
     top: int | None = 50,

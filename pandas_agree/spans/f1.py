@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -259,14 +259,10 @@ def _coder_pairs(
 @declared(frontends=("frame",))
 def span_f1(
     spans: pd.DataFrame,
-    match: Literal["exact", "overlap"] = "exact",
+    match,
     *,
-    coders: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
-    fragments: bool = False,
-    document, coder, start, end, label,
-    annotation: Hashable = "annotation",
-    fragment: Hashable = "fragment",
+    coders, coverage, fragments,
+    document, coder, start, end, label, annotation, fragment,
 ) -> pd.DataFrame:
     """Pairwise precision, recall and F1 of span annotations, per coder pair and label.
 
@@ -297,7 +293,6 @@ def span_f1(
     ----------
     spans : pandas.DataFrame
         The span frame. Not modified.
-    match : {"exact", "overlap"}, default "exact"
     coders : sequence, optional
         Coders to compare, in order (pairs ``(a, b)`` with ``a`` listed first); default all
         coders of the spans, sorted.
@@ -306,11 +301,6 @@ def span_f1(
         of coders is compared on the documents both saw, as bratiaa does; without it, every
         coder is taken to have seen every document, so spans of a document one coder never
         saw count as misses.
-    fragments : bool, default False
-        Count each row (each fragment of a discontinuous annotation) as a span of its own.
-    annotation, fragment : hashable, default "annotation", "fragment"
-        Column names of the annotation id and fragment number (used when the frame has
-        both).
 
     Returns
     -------
@@ -387,14 +377,10 @@ def span_f1(
 @declared(frontends=(), register=False)
 def unmatched_pairs(
     spans: pd.DataFrame,
-    match: Literal["exact", "overlap"] = "exact",
+    match,
     *,
-    coders: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
-    fragments: bool = False,
-    document, coder, start, end, label,
-    annotation: Hashable = "annotation",
-    fragment: Hashable = "fragment",
+    coders, coverage, fragments,
+    document, coder, start, end, label, annotation, fragment,
 ) -> pd.DataFrame:
     """The annotations :func:`span_f1` leaves unmatched, per coder pair, paired where they
     overlap.
@@ -409,10 +395,11 @@ def unmatched_pairs(
 
     Parameters
     ----------
-    spans, match, coders, coverage, fragments
-        As for :func:`span_f1`.
-    document, coder, start, end, label, annotation, fragment : hashable
-        Column names, as for :func:`span_f1`.
+    spans : pandas.DataFrame
+        The span frame. Not modified.
+    match, coders, coverage, fragments : see :func:`span_f1`
+        The matching, the coder pairs, who saw which document and how fragments count, as
+        for :func:`span_f1`.
 
     Returns
     -------

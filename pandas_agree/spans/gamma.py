@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -342,10 +342,9 @@ def gamma(
     sampler: Literal["statistical", "shuffle"] = "statistical",
     n_samples: int = 30,
     precision: float | None = None,
-    rng: int | np.random.Generator | None = None,
+    rng,
     continuum: int | tuple[int, int] | Mapping[Hashable, Any] | None = None,
-    coders: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    coders, coverage,
     document, coder, start, end, label,
 ) -> GammaResult:
     r"""Mathet et al.'s (2015) :math:`\gamma`, with :math:`\gamma_{cat}` and :math:`\gamma_k`.
@@ -450,8 +449,6 @@ def gamma(
         recorded (``frame.attrs``), else 0 to the document's last span end.
     coders : sequence, optional
         The coders (each annotated every document); must include every coder with spans.
-    coverage : iterable of (document, coder) pairs, optional
-        Who annotated which document (the readers' ``frame.attrs["coverage"]``).
 
     Returns
     -------

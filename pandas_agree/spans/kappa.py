@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping
 from typing import Literal
 
 import pandas as pd
@@ -25,8 +25,7 @@ def span_kappa(
     unit: Literal["token", "char"] = "token",
     tokens: pd.DataFrame | None = None,
     texts: Mapping[Hashable, str] | None = None,
-    coders: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    coders, coverage,
     outside: Hashable = "O",
     multiple: Literal["raise", "join"] = "raise",
     document, coder, start, end, label,

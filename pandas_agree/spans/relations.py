@@ -16,9 +16,9 @@ The readers of :mod:`pandas_agree.io` return such a frame next to the span frame
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -278,13 +278,12 @@ def _side(v: _Relations, mask: np.ndarray, key: np.ndarray, sym: np.ndarray) -> 
 @declared(frontends=("frame",))
 def relation_f1(
     relations: pd.DataFrame,
-    match: Literal["exact", "overlap"] = "exact",
+    match,
     *,
     labels: bool = True,
     span_labels: bool = True,
     symmetric: bool | Collection[Hashable] = (),
-    coders: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    coders, coverage,
     document, coder, relation, label, head, tail, head_start, head_end, head_label, tail_start,
     tail_end, tail_label,
 ) -> pd.DataFrame:
@@ -330,7 +329,6 @@ def relation_f1(
     ----------
     relations : pandas.DataFrame
         The relation frame. Not modified.
-    match : {"exact", "overlap"}, default "exact"
     labels : bool, default True
         Require equal relation labels.
     span_labels : bool, default True

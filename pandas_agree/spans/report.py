@@ -430,17 +430,14 @@ def span_report(
     by_label: bool = False,
     texts: Mapping[Hashable, str] | None = None,
     tokens: pd.DataFrame | None = None,
-    coders: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    coders, coverage,
     measures: Sequence[str]
     | Mapping[str, Callable[[ReportContext], Mapping[str, Any]]]
     | None = None,
     relations: pd.DataFrame | None = None,
-    fragments: bool = False,
+    fragments,
     on_overlap: Literal["raise", "merge"] = "raise",
-    document, coder, start, end, label,
-    annotation: Hashable = "annotation",
-    fragment: Hashable = "fragment",
+    document, coder, start, end, label, annotation, fragment,
 ) -> pd.DataFrame:
     r"""One table of span agreement: alpha on units (MASI, nominal), :math:`\alpha_U`, F1, ...
 
@@ -517,8 +514,6 @@ def span_report(
     on_overlap : {"raise", "merge"}, default "raise"
         Overlapping spans of one coder and label in ``alpha_u``: a NaN with the reason, or
         merged into one unit (noted in ``reason``); see :func:`unitizing_alpha`.
-    annotation, fragment : hashable, default "annotation", "fragment"
-        The annotation id and fragment columns (see :func:`span_f1`).
 
     Returns
     -------

@@ -3,7 +3,7 @@ r"""Krippendorff's u-alpha family (2016, 2019): :func:`u_alpha` and :class:`UAlp
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -475,12 +475,9 @@ def u_alpha(
     length: int | Mapping[Hashable, int] | None = None,
     *,
     distance: Any = "nominal",
-    coders: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    coders, coverage,
     on_overlap: Literal["raise", "merge"] = "raise",
-    ci: float | None = None,
-    n_boot: int = 2000,
-    rng: int | np.random.Generator | None = None,
+    ci, n_boot, rng,
     document, coder, start, end, label,
 ) -> UAlphaResult:
     r"""Krippendorff's u-alpha family for unitized continua, per document and pooled.
@@ -592,10 +589,6 @@ def u_alpha(
     ci : float, optional
         Confidence level (for example 0.95): adds percentile intervals (``low``, ``high``)
         from ``n_boot`` bootstrap replicates that resample documents with replacement.
-    n_boot : int, default 2000
-        Bootstrap replicates (with ``ci``).
-    rng : int, numpy.random.Generator or None
-        Seed or generator of the bootstrap; the same seed gives the same intervals.
 
     Returns
     -------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -174,7 +174,7 @@ def unitizing_alpha(
     spans: pd.DataFrame,
     continuum: int | tuple[int, int] | Mapping[Hashable, Any] | None = None,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     on_overlap: Literal["raise", "merge"] = "raise",
     document, coder, start, end, label,
 ) -> UnitizingAlphaResult:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -262,9 +262,9 @@ def spans_to_units(
     *,
     tokens: pd.DataFrame | None = None,
     texts: Mapping[Hashable, str] | None = None,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     documents: Sequence[Hashable] | None = None,
-    coverage: Iterable[tuple[Hashable, Hashable]] | None = None,
+    coverage,
     document, coder, start, end, label,
 ) -> pd.DataFrame:
     """Long reliability data from spans: each token (or character) gets the set of its labels.

@@ -910,7 +910,7 @@ def hierarchical_f1(
     data: pd.DataFrame,
     taxonomy: Any,
     *,
-    coders: Sequence[Hashable] | None = None,
+    coders,
     unit, coder, value,
 ) -> HierarchicalF1Result:
     r"""Hierarchical precision, recall and F between coders (Kiritchenko et al. 2006).

@@ -188,7 +188,7 @@ def _majority(humans_frame: pd.DataFrame, unit: Hashable, value: Hashable) -> tu
     return first.set_index(unit)[value], ties
 
 
-@declared()
+@declared(defaults={"ci": 0.95})
 def candidate_report(
     data: pd.DataFrame,
     *,
@@ -196,9 +196,7 @@ def candidate_report(
     distance: Any = "nominal",
     humans: Sequence[Hashable] | None = None,
     by: Hashable | None = None,
-    ci: float | None = 0.95,
-    n_boot: int = 2000,
-    rng: int | np.random.Generator | None = None,
+    ci, n_boot, rng,
     weights: Any = None,
     unit, coder, value,
 ) -> CandidateReport:
@@ -231,8 +229,6 @@ def candidate_report(
     n_boot : int, default 2000
         Bootstrap replicates (each recomputes ``1 + n_humans * n_candidates`` alphas on the
         same resample).
-    rng : int, numpy.random.Generator or None
-        Seed or generator of the bootstrap.
     weights : mapping or callable, optional
         Element weights of ``weighted_dice`` and ``weighted_jaccard``.
 

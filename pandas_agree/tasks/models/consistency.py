@@ -59,16 +59,14 @@ class SelfConsistencyResult(Result):
         return f"SelfConsistencyResult(alpha {{{parts}}}, distance={self.distance!r})"
 
 
-@declared()
+@declared(defaults={"ci": 0.95})
 def self_consistency(
     data: pd.DataFrame,
     *,
     run: Hashable = "run",
     candidate: Hashable | Sequence[Hashable] | None = None,
     distance: Any = "nominal",
-    ci: float | None = 0.95,
-    n_boot: int = 2000,
-    rng: int | np.random.Generator | None = None,
+    ci, n_boot, rng,
     weights: Any = None,
     unit, coder, value,
 ) -> SelfConsistencyResult:
@@ -91,9 +89,6 @@ def self_consistency(
     ci : float or None, default 0.95
         Level of the interval: a bootstrap over units (``ci_method="units"`` of
         :func:`pandas_agree.report`); None for none.
-    n_boot : int, default 2000
-    rng : int, numpy.random.Generator or None
-        Seed of the bootstrap.
     weights : mapping or callable, optional
         Element weights of ``weighted_dice`` and ``weighted_jaccard``.
 

@@ -62,9 +62,9 @@ _PYRAMID = Roles(
 def scus_to_codes(
     data: pd.DataFrame,
     *,
-    docset: Hashable | None = "docset",
+    docset,
     annotator: Hashable = "annotator",
-    scu: Hashable = "scu",
+    scu,
     token: Hashable = "token",
     keep_self: bool = False,
     missing_tokens: MissingTokens = "raise",
@@ -82,8 +82,6 @@ def scus_to_codes(
         Long data, one row per (docset, annotator, token, scu). Include every word of the
         model summaries, unassigned ones too (with a missing SCU id or one of their own):
         a word no annotator lists is not a unit. Not modified.
-    docset : hashable or None, default "docset"
-        Column naming the docset (the pyramid); ``None`` when all rows are one docset.
     annotator, scu, token : hashable
         Columns naming the annotator, the SCU id (local to a (docset, annotator); missing
         for a word in no SCU, which is then a singleton) and the token or span id.
@@ -147,13 +145,13 @@ def scus_to_codes(
     )
 
 
+@declared(frontends=(), register=False)  # docset, scu, summary: declare.SHARED
 def scu_weights(
     data: pd.DataFrame,
     *,
-    docset: Hashable | None = "docset",
+    docset,
     annotator: Hashable = "annotator",
-    scu: Hashable = "scu",
-    summary: Hashable = "summary",
+    scu, summary,
 ) -> pd.DataFrame:
     """The weight of every SCU: how many distinct model summaries contribute to it.
 
@@ -163,8 +161,6 @@ def scu_weights(
         Long data, one row per (docset, annotator, token, scu, summary). Rows with a
         missing SCU id (unassigned words) belong to no SCU and are not counted. Not
         modified.
-    docset : hashable or None, default "docset"
-        Column naming the docset; ``None`` for one docset.
     annotator, scu, summary : hashable
         Columns naming the annotator, the SCU id (local to a (docset, annotator)) and the
         model summary a token comes from.
@@ -226,10 +222,9 @@ def scu_weights(
 def mean_scu_weight(
     data: pd.DataFrame,
     *,
-    docset: Hashable | None = "docset",
+    docset,
     annotator: Hashable = "annotator",
-    scu: Hashable = "scu",
-    summary: Hashable = "summary",
+    scu, summary,
 ) -> pd.Series:
     """Mean SCU weight (MSW) of each annotator's pyramid (Passonneau 2005, section 7).
 

@@ -268,12 +268,11 @@ def _check_modified_size(modified_size: Any) -> str:
     return modified_size
 
 
+@declared(frontends=(), register=False)  # docset, scu, summary: declare.SHARED
 def pyramid_sizes(
     pyramid: pd.DataFrame,
     *,
-    docset: Hashable | None = "docset",
-    scu: Hashable = "scu",
-    summary: Hashable = "summary",
+    docset, scu, summary,
     pyramid_by: Hashable | None = None,
     modified_size: ModifiedSize = "round",
 ) -> pd.DataFrame:
@@ -287,10 +286,6 @@ def pyramid_sizes(
     pyramid : pandas.DataFrame
         One row per contributor (or per word): the docset, the SCU id (missing for a word
         in no SCU) and the model summary it comes from. Not modified.
-    docset : hashable or None, default "docset"
-        Column naming the docset; ``None`` when all rows are one pyramid.
-    scu, summary : hashable
-        Columns naming the SCU (ids are local to a pyramid) and the model summary.
     pyramid_by : hashable or None
         Column telling apart several pyramids of one docset (for example the annotator who
         built it), as in seed 003's different-pyramids condition.
@@ -340,10 +335,7 @@ def pyramid_scores(
     peers: pd.DataFrame,
     pyramid: pd.DataFrame,
     *,
-    docset: Hashable | None = "docset",
-    peer: Hashable = "peer",
-    scu: Hashable = "scu",
-    summary: Hashable = "summary",
+    docset, peer, scu, summary,
     annotator: Hashable | None = None,
     pyramid_by: Hashable | None = None,
     modified_size: ModifiedSize = "round",
@@ -525,8 +517,7 @@ def score_agreement(
     scores: pd.DataFrame,
     *,
     by: Hashable = "annotator",
-    docset: Hashable | None = "docset",
-    peer: Hashable = "peer",
+    docset, peer,
     score: Hashable | Sequence[Hashable] = _SCORE_COLUMNS,
     confidence: float = 0.95,
     pooled: bool = True,
@@ -691,10 +682,7 @@ def sentence_weight_variation(
     pyramid: pd.DataFrame,
     *,
     sentence: Hashable = "sentence",
-    docset: Hashable | None = "docset",
-    peer: Hashable = "peer",
-    scu: Hashable = "scu",
-    summary: Hashable = "summary",
+    docset, peer, scu, summary,
     annotator: Hashable | None = None,
     pyramid_by: Hashable | None = None,
 ) -> pd.DataFrame:

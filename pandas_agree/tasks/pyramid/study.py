@@ -148,8 +148,7 @@ def score_anova(
     scores: pd.DataFrame,
     *,
     score: Hashable = "score_modified",
-    peer: Hashable = "peer",
-    docset: Hashable | None = "docset",
+    peer, docset,
 ) -> pd.DataFrame:
     """Two-factor analysis of variance of pyramid scores (seed 003, section 5).
 
