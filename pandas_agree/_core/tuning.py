@@ -1,5 +1,5 @@
-"""Tuning constants of the numpy core, in one place: one line each, what it trades and the
-benchmark that chose it.
+"""Tuning constants of the numpy core and of the object-column reader, in one place: one
+line each, what it trades and the benchmark that chose it.
 
 None of these changes a result, only the route or the block size a computation takes; the
 route tests (tests/core/test_core_routes.py) force each route by monkeypatching these names.
@@ -27,6 +27,7 @@ __all__ = [
     "MV_GROUP_MIN_LABELS",
     "MV_GROUP_SIZE_DIVISOR",
     "PAIR_TABLE_PER_KEY",
+    "READ_BLOCK_CELLS",
     "SLOT_PAIRS_MAX",
     "SMALL_TABLE_CELLS",
     "SUBSET_ENTRIES",
@@ -36,6 +37,10 @@ __all__ = [
 
 #: Cells per evaluated block: fewer numpy calls vs 32 MiB per float64 block (bench_scale.py).
 BLOCK_CELLS = 1 << 22
+
+#: Object-column cells read per block: cells and labels still cached vs calls per block
+#: (bench_targets.py, list and set columns: 4096 best of 1-8 k).
+READ_BLOCK_CELLS = 1 << 12
 
 #: Set kernels tabulate all V x V pairs up to this many cells: V^2 evaluations vs one per lookup.
 SMALL_TABLE_CELLS = 1 << 16

@@ -386,61 +386,100 @@ def from_objects(
     >>> codes.tolist(), [sorted(s) for s in distinct]
     ([0, -1, 0, 1], [['a', 'b'], []])
     """
-    scan = _scan(arr)
-    if scan is not None:  # every cell None or a built-in collection
-        present, lengths = scan
-        vals, arrays, plain = (arr if present.all() else arr[present]), False, True
+    read = _read_in_blocks(arr)
+    if read is not None:
+        present, read = read
     else:
         present, vals, kinds = _present_cells(arr)
-        lengths, arrays, plain = None, kinds == {np.ndarray}, kinds <= _PLAIN_SETS
-    read = _text_arrays(vals, lengths) if arrays else None
-    if read is None:
-        if not plain:
-            vals = _plain_cells(vals, scalars_as_sets, column, check_strings)
-        read = _items_coded(vals, lengths)
+        read = _text_arrays(vals) if kinds == {np.ndarray} else None
+        if read is None:
+            cells = vals if kinds <= _PLAIN_SETS else _plain_cells(
+                vals, scalars_as_sets, column, check_strings
+            )
+            read = _items_coded(cells)
     codes = np.full(arr.size, -1, dtype=np.intp)
     codes[present] = read[0]
     return codes, read[1]
 
 
-def _scan(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """For a column of None and built-in lists, tuples, sets and frozensets: which cells are
-    present, and the present cells' lengths. None for any other column.
+def _read_in_blocks(arr: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
+    """Which cells are present, and the codes and distinct sets of the present cells, for a
+    column whose present cells are all built-in lists, tuples, sets and frozensets, or all
+    one-dimensional numpy arrays of strings or objects; None for any other column.
 
-    One loop takes each cell's type, whether it is missing and its ``len()`` (for these
-    exact types the number of items iteration gives), where three passes would touch every
-    cell three times: a list column costs what its scattered cells cost to touch, not what
-    the loop costs. Any other cell stops the loop before it is opened, so a generator cell
-    is never consumed. (Numpy arrays are left to :func:`_present_cells`: the attribute
-    lookups they need cost more in this loop than its passes save.)
+    The column is read in blocks of :data:`~pandas_agree._core.tuning.READ_BLOCK_CELLS`
+    cells, each block's passes (types, lengths, items, their codes) one after another, so
+    that the cells and labels a pass touches are still in the cache for the next one: the
+    cost of these columns is in touching objects scattered over memory. The labels of each
+    block are coded by :func:`pandas.factorize`, and the blocks' labels merged in order of
+    first appearance, as one factorize of all items would number them.
     """
-    sizes: list[int] = []
-    size = sizes.append
-    for x in arr:
-        if type(x) in _PLAIN_SETS:
-            size(len(x))
-        elif x is None:
-            size(-1)
-        else:
+    from .._core.tuning import READ_BLOCK_CELLS
+
+    parts = []
+    joined = None  # whether the present cells are arrays joined by np.concatenate
+    for start in range(0, arr.size, READ_BLOCK_CELLS):
+        present, vals, kinds = _present_cells(arr[start : start + READ_BLOCK_CELLS])
+        if kinds:
+            arrays = kinds == {np.ndarray}
+            if not (arrays or kinds <= _PLAIN_SETS) or joined not in (None, arrays):
+                return None
+            joined = arrays
+        read = _joined_arrays(vals) if joined else _flat_items(vals)
+        if read is None:
             return None
-    lengths = np.fromiter(sizes, dtype=np.intp, count=len(sizes))
-    present = lengths >= 0
-    return present, _indexable(lengths[present])
+        flat, lengths = read
+        parts.append((present, lengths, *_factorize_elements(flat)))
+    present, lengths, labels, domain = _merged(parts)
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(_indexable(lengths), out=indptr[1:])
+    if labels.size and labels.min() < 0:  # a missing item: refused by the caller
+        return present, _as_tuples(arr[present])
+    return present, distinct_sets(indptr, labels, domain)
+
+
+def _merged(
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, pd.Index]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, pd.Index]:
+    """The blocks' (present, lengths, label codes, labels) as one column's: the labels of
+    every block factorized together, each block's codes moved onto them (-1 stays -1)."""
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
+        empty = np.zeros(0, dtype=np.intp)
+        return np.zeros(0, dtype=bool), empty, empty, pd.Index([], dtype=object)
+    domains = [domain.to_numpy(dtype=object) for *_, domain in parts]
+    onto, domain = pd.factorize(np.concatenate(domains))
+    codes = np.concatenate([p[2] for p in parts])
+    starts = np.cumsum([0] + [d.size for d in domains[:-1]])  # each block's first label
+    labels = onto[codes + np.repeat(starts, [p[2].size for p in parts])]
+    labels[codes < 0] = -1
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        labels.astype(np.intp, copy=False),
+        pd.Index(domain, dtype=object),
+    )
 
 
 def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
     """Which cells are present, the present cells, and their types.
 
-    One pass takes every cell's type; a column of built-in collections, numpy arrays and
-    None then finds its missing cells among the types (no cell opened again); any other
-    column by :func:`pandas.isna`, after which the present cells' types are taken again.
+    One pass takes the cells' types; a column of built-in collections, numpy arrays and
+    None then finds its missing cells by identity with None (only when it holds a None);
+    any other column by :func:`pandas.isna`, after which the present cells' types are taken
+    again.
     """
-    types = np.fromiter(map(type, arr), dtype=object, count=arr.size)
-    kinds = set(pd.unique(types).tolist())
+    kinds = set(map(type, arr))
     if kinds <= _COUNTED_OR_NONE:  # no cell of these types is missing but None
-        present = types != _NONE
+        if _NONE not in kinds:
+            return np.ones(arr.size, dtype=bool), arr, kinds
         kinds.discard(_NONE)
-        return present, (arr if present.all() else arr[present]), kinds
+        if np.ndarray in kinds:  # an array compares item by item: compare the types
+            present = np.fromiter(map(type, arr), dtype=object, count=arr.size) != _NONE
+        else:  # a built-in collection is never equal to None
+            present = arr != None  # noqa: E711
+        return present, arr[present], kinds
     present = ~pd.isna(arr)
     if present.all():
         return present, arr, kinds
@@ -448,49 +487,53 @@ def _present_cells(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, set[type]]:
     return present, vals, set(map(type, vals))
 
 
-def _items_coded(
-    cells: Any, lengths: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+def _items_coded(cells: Any) -> tuple[np.ndarray, np.ndarray]:
     """Codes of ``cells`` (of the types in ``_COUNTED``) by their sets of items, and the
     distinct sets (frozensets); with a missing item, the distinct cells as tuples of their
     items, the missing item kept as it is (refused by the caller, which names its row)."""
-    flat, lengths = _flat_items(cells, lengths)
-    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
-    np.cumsum(lengths, out=indptr[1:])
-    return _sets_coded(flat, indptr, cells)
-
-
-def _sets_coded(
-    flat: np.ndarray, indptr: np.ndarray, cells: Any
-) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and distinct sets of ``cells``, whose items are ``flat`` in CSR rows ``indptr``
-    (see :func:`_items_coded`)."""
+    flat, lengths = _flat_items(cells)
     labels, domain = _factorize_elements(flat)
     if labels.size and labels.min() < 0:
-        tuples = np.fromiter(map(tuple, cells), dtype=object, count=len(cells))
-        codes, distinct = pd.factorize(tuples)
-        return codes.astype(np.intp, copy=False), np.asarray(distinct, dtype=object)
+        return _as_tuples(cells)
+    indptr = np.zeros(lengths.size + 1, dtype=np.intp)
+    np.cumsum(lengths, out=indptr[1:])
     return distinct_sets(indptr, labels, domain)
 
 
-def _text_arrays(
-    cells: np.ndarray, lengths: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """Codes and distinct sets (frozensets) of 1-d numpy arrays of strings or objects, all
-    joined by one :func:`numpy.concatenate`; None for other arrays, or when an item is
-    missing (the tuples then keep it as it is, for the error message)."""
+def _as_tuples(cells: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of ``cells`` by the tuples of their items, and those tuples (for the message
+    that names a missing item as the cell holds it)."""
+    tuples = np.fromiter(map(tuple, cells), dtype=object, count=len(cells))
+    codes, distinct = pd.factorize(tuples)
+    return codes.astype(np.intp, copy=False), np.asarray(distinct, dtype=object)
+
+
+def _joined_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The items of 1-d numpy arrays of strings or objects, joined by one
+    :func:`numpy.concatenate` (strings as ``str``), and each array's length; None for other
+    arrays (concatenate would turn a ``datetime64[ns]`` item into an int)."""
     kinds = {dtype.kind for dtype in set(map(operator.attrgetter("dtype"), cells))}
     if not kinds <= {"U", "O"}:
-        return None  # concatenate would turn a datetime64[ns] item into an int
-    if lengths is None:
-        lengths = _lengths(cells)
+        return None
+    lengths = _lengths(cells)
     try:
         flat = np.concatenate(list(cells)) if cells.size else np.zeros(0, dtype=object)
     except ValueError:  # a 0-d array, or arrays of several dimensions
         return None
     if flat.shape != (int(lengths.sum()),):
         return None
-    labels, domain = _factorize_elements(flat.astype(object, copy=False))
+    return flat.astype(object, copy=False), lengths
+
+
+def _text_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes and distinct sets (frozensets) of 1-d numpy arrays of strings or objects (see
+    :func:`_joined_arrays`); None for other arrays, or when an item is missing (the tuples
+    then keep it as it is, for the error message)."""
+    read = _joined_arrays(cells)
+    if read is None:
+        return None
+    flat, lengths = read
+    labels, domain = _factorize_elements(flat)
     if labels.size and labels.min() < 0:
         return None
     indptr = np.zeros(lengths.size + 1, dtype=np.intp)

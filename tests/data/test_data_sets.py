@@ -1057,12 +1057,19 @@ def _read_by_definition(column: np.ndarray, scalars_as_sets: bool):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("block", [3, 1 << 12])
 @pytest.mark.parametrize("scalars_as_sets", [False, True])
 @pytest.mark.parametrize("seed", range(40))
-def test_from_objects_reads_every_kind_of_cell_by_definition(seed, scalars_as_sets):
-    """Random columns of every kind of cell: the present cells and the set of items of each
-    (by iteration, whatever a cell's len() says), or the error the definition calls for."""
+def test_from_objects_reads_every_kind_of_cell_by_definition(
+    seed, scalars_as_sets, block, monkeypatch
+):
+    """Random columns of every kind of cell, read in blocks of ``block`` cells: the present
+    cells and the set of items of each (by iteration, whatever a cell's len() says), or the
+    error the definition calls for."""
+    from pandas_agree._core import tuning
     from pandas_agree.data.sets import from_objects
+
+    monkeypatch.setattr(tuning, "READ_BLOCK_CELLS", block)
 
     rng = np.random.default_rng(seed)
     makers = list(_SET_CELLS.values())
@@ -1267,15 +1274,19 @@ _ARRAY_CELLS = {
 }
 
 
+@pytest.mark.parametrize("block", [3, 1 << 12])
 @pytest.mark.parametrize("last", [None, "plain", "NaN", "0-d array", "str"])
 @pytest.mark.parametrize("cells", ["plain", "arrays", "both"])
 @pytest.mark.parametrize("seed", range(4))
-def test_columns_of_built_in_collections_read_by_definition(seed, cells, last):
-    """Columns of None, built-in lists, tuples, sets and frozensets and numpy arrays only
-    (their types and lengths read in one loop), and the same with one other cell last (read
-    by the general path): the present cells and the items of each, or the error the
-    definition calls for."""
+def test_columns_of_built_in_collections_read_by_definition(seed, cells, last, block, monkeypatch):
+    """Columns of None, built-in lists, tuples, sets and frozensets, or of numpy arrays (read
+    in blocks of ``block`` cells), both mixed, and the same with one other cell last: the
+    present cells and the items of each, or the error the definition calls for; the codes
+    number the sets by first appearance whatever the blocks."""
+    from pandas_agree._core import tuning
     from pandas_agree.data.sets import from_objects
+
+    monkeypatch.setattr(tuning, "READ_BLOCK_CELLS", block)
 
     rng = np.random.default_rng(seed)
     makers = {"plain": _PLAIN_CELLS, "arrays": _ARRAY_CELLS, "both": _PLAIN_CELLS | _ARRAY_CELLS}
@@ -1291,6 +1302,21 @@ def test_columns_of_built_in_collections_read_by_definition(seed, cells, last):
     codes, distinct = from_objects(column, False, "value", check_strings=False)
     rows = [frozenset(distinct[c]) for c in codes if c >= 0]
     assert ((codes >= 0).tolist(), rows) == want
+    first_seen = list(dict.fromkeys(c for c in codes.tolist() if c >= 0))
+    assert first_seen == list(range(len(distinct)))
+
+
+@pytest.mark.parametrize("block", [1, 2, 5])
+def test_a_missing_item_in_a_later_block_is_refused(block, monkeypatch):
+    """A missing item in any block of a list column is refused, naming its cell."""
+    from pandas_agree._core import tuning
+
+    monkeypatch.setattr(tuning, "READ_BLOCK_CELLS", block)
+    df = pd.DataFrame({"unit": [1, 1, 2, 2, 3, 3], "coder": ["a", "b"] * 3})
+    df["value"] = _objects([["x"], ["y"], None, ["x", "y"], ["y"], ["x", None]])
+    message = r"unit 3, coder 'b', value \{(None, 'x'|'x', None)\}"
+    with pytest.raises(MissingInSetError, match=message):
+        pa.alpha(df, "masi")
 
 
 @pytest.mark.parametrize(
