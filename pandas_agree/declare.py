@@ -54,9 +54,9 @@ import importlib
 import inspect
 import pkgutil
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
     "FRAGMENT_COLUMNS",
@@ -294,6 +294,41 @@ _EVERY: list[Declaration] = []
 _LOADED = False
 
 
+@functools.cache
+def _annotation(name: str) -> Any:
+    """The annotation of the shared parameter ``name`` as an object: its text evaluated
+    among the names the texts of :data:`SHARED` use, so that ``typing.get_type_hints``
+    resolves it whatever the declaring module imports."""
+    import numpy as np
+
+    from .kappa.weights import WeightsLike
+
+    namespace = {
+        "Hashable": Hashable,
+        "Iterable": Iterable,
+        "Literal": Literal,
+        "Sequence": Sequence,
+        "WeightsLike": WeightsLike,
+        "np": np,
+    }
+    return eval(SHARED[name].annotation, namespace)
+
+
+def _annotations(
+    func: Callable[..., Any], sig: inspect.Signature, shared: tuple[str, ...]
+) -> dict[str, Any]:
+    """``func``'s own annotations and those of its shared parameters, in signature order."""
+    own = getattr(func, "__annotations__", {})
+    out = {
+        n: _annotation(n) if n in shared else own[n]
+        for n in sig.parameters
+        if n in shared or n in own
+    }
+    if "return" in own:
+        out["return"] = own["return"]
+    return out
+
+
 def _parameters_section(lines: list[str]) -> tuple[int, int, str] | None:
     """The numpydoc Parameters section of a docstring's lines: its first line after the
     rule, the line after its last and its indentation (None when there is none)."""
@@ -415,14 +450,15 @@ def declared(
         Shared parameters whose default differs for this function (``{"on_duplicate":
         "union"}``); the function's docstring then documents them itself.
     register : bool, default True
-        Register the function (``False``: only complete its parameters and docs;
-        :func:`every_declaration` still lists it).
+        Register the function (``False``: only complete its parameters, annotations and
+        docs; :func:`every_declaration` still lists it).
 
     Returns
     -------
     callable
-        The decorator. The function it returns has the completed signature and its
-        docstring the shared entries.
+        The decorator. The function it returns has the completed signature, its
+        ``__annotations__`` hold the shared parameters' annotations as objects (so that
+        ``typing.get_type_hints`` resolves them) and its docstring the shared entries.
 
     Raises
     ------
@@ -479,6 +515,8 @@ def declared(
             return func(*bound.args, **bound.kwargs)
 
         public.__signature__ = public_sig  # type: ignore[attr-defined]
+        # functools.wraps copied the inner function's annotations, which lack the shared ones
+        public.__annotations__ = _annotations(func, sig, shared)
         public.__doc__ = _insert_docs(func.__doc__, shared, list(sig.parameters))
         name = func.__name__
         module = func.__module__

@@ -9,6 +9,8 @@ import inspect
 import pydoc
 import re
 import sys
+import typing
+from collections.abc import Hashable
 
 import numpy as np
 import pandas as pd
@@ -18,6 +20,7 @@ import pandas_agree as pa
 from pandas_agree import declare
 from pandas_agree.declare import SHARED, declarations, declared
 from pandas_agree.frontends.accessor import AgreeAccessor
+from pandas_agree.kappa.weights import WeightsLike
 from pandas_agree.registry import available_coefficients
 
 
@@ -235,6 +238,18 @@ def test_no_parameter_entry_refers_to_its_own_function():
             for target in re.findall(r":func:`~?([\w.]+)`", f"{kind}\n{text}"):
                 found = pydoc.locate(target) if "." in target else getattr(module, target, None)
                 assert found is not d.func, (_label(d), names, target)
+
+
+def test_type_hints_cover_every_parameter():
+    for d in _every_declaration():
+        hints = typing.get_type_hints(d.func)
+        assert set(inspect.signature(d.func).parameters) <= set(hints), _label(d)
+    assert typing.get_type_hints(pa.span_f1)["match"] == typing.Literal["exact", "overlap"]
+    hints = typing.get_type_hints(pa.cohen_kappa)
+    assert hints["weights"] is WeightsLike and hints["unit"] is Hashable
+    assert typing.get_type_hints(pa.report)["rng"] == int | np.random.Generator | None
+    # the inner function keeps its own annotations
+    assert "match" not in pa.span_f1.__wrapped__.__annotations__
 
 
 def test_shared_entries_go_where_the_signature_puts_them():
