@@ -10,7 +10,8 @@ settings. :func:`declared` writes them once:
   the whole package;
 * it **documents** them: each shared parameter the docstring does not document itself gets its
   entry in the numpydoc Parameters section, where the signature puts it (a function whose
-  ``categories`` means something special documents it itself, and that text wins);
+  ``categories`` means something special documents it itself, and that text wins; a
+  function that changes a shared default with ``defaults=`` must);
 * it **registers** the function: :func:`find` gives it to the top-level namespace
   (``pandas_agree.<name>``), to each accessor named in ``frontends`` (``"frame"`` for
   ``DataFrame.agree``, ``"array"`` for xarray's ``DataArray.agree`` and ``Dataset.agree``,
@@ -367,6 +368,15 @@ def _entries(lines: list[str], start: int, end: int, indent: str) -> list[tuple[
     return out
 
 
+def _documented(doc: str | None) -> set[str]:
+    """The parameter names the Parameters section of ``doc`` documents."""
+    lines = (doc or "").split("\n")
+    section = _parameters_section(lines)
+    if section is None:
+        return set()
+    return {n for _, names in _entries(lines, *section) for n in names}
+
+
 def _insert_docs(doc: str | None, shared: Iterable[str], order: list[str]) -> str | None:
     """``doc`` with the numpydoc entries of ``shared`` parameters it does not document.
 
@@ -448,7 +458,8 @@ def declared(
         unequal numbers of ratings in ``fleiss_kappa``).
     defaults : mapping, optional
         Shared parameters whose default differs for this function (``{"on_duplicate":
-        "union"}``); the function's docstring then documents them itself.
+        "union"}``); the function's docstring must document them itself, stating the
+        changed default (the shared entry states the shared one).
     register : bool, default True
         Register the function (``False``: only complete its parameters, annotations and
         docs; :func:`every_declaration` still lists it).
@@ -463,8 +474,8 @@ def declared(
     Raises
     ------
     TypeError
-        At decoration: for a group named in part, or a name of ``defaults`` that is no
-        bare shared parameter.
+        At decoration: for a group named in part, a name of ``defaults`` that is no bare
+        shared parameter or that the docstring does not document itself.
     ValueError
         For an unknown frontend, ``"array"`` without the columns, or a name registered by
         two modules.
@@ -499,6 +510,12 @@ def declared(
         unknown = [n for n in changed if n not in named]
         if unknown:
             raise TypeError(f"{func.__qualname__}: `defaults` names no shared parameter {unknown}")
+        undocumented = [n for n in changed if n not in _documented(func.__doc__)]
+        if undocumented:
+            raise TypeError(
+                f"{func.__qualname__}: `defaults` changes {undocumented}, which its docstring "
+                "must document itself (the shared entry states the shared default)"
+            )
         params = [
             p.replace(default=changed.get(p.name, SHARED[p.name].default),
                       annotation=SHARED[p.name].annotation)

@@ -84,6 +84,10 @@ def test_changed_default_and_unknown_frontend():
     def f(data, *, unit, coder, value, on_duplicate):
         return on_duplicate
 
+    f.__doc__ = _doc("F.").replace(
+        "        Long data.\n",
+        '        Long data.\n    on_duplicate : str, default "union"\n        Mine.\n',
+    )
     assert declared(register=False, defaults={"on_duplicate": "union"})(f)(None) == "union"
     with pytest.raises(ValueError, match="frontends"):
         declared(frontends=("web",))
@@ -250,6 +254,22 @@ def test_type_hints_cover_every_parameter():
     assert typing.get_type_hints(pa.report)["rng"] == int | np.random.Generator | None
     # the inner function keeps its own annotations
     assert "match" not in pa.span_f1.__wrapped__.__annotations__
+
+
+def test_a_changed_default_is_documented_by_the_function_itself():
+    def boot(data, *, ci, n_boot):
+        pass
+
+    boot.__doc__ = _doc("Boot.")
+    with pytest.raises(TypeError, match=r"changes \['ci'\], which its docstring must document"):
+        declared(frontends=(), register=False, defaults={"ci": 0.95})(boot)
+    boot.__doc__ = _doc("Boot.").replace(
+        "        Long data.\n", "        Long data.\n    ci : float, default 0.95\n        Level.\n"
+    )
+    public = declared(frontends=(), register=False, defaults={"ci": 0.95})(boot)
+    assert inspect.signature(public).parameters["ci"].default == 0.95
+    assert "ci : float, default 0.95" in public.__doc__
+    assert "ci : float, optional" not in public.__doc__
 
 
 def test_shared_entries_go_where_the_signature_puts_them():
