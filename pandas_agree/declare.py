@@ -9,8 +9,9 @@ settings. :func:`declared` writes them once:
   annotations from :data:`SHARED`, where they stand, so that a default is written once for
   the whole package;
 * it **documents** them: each shared parameter the docstring does not document itself gets its
-  entry in the numpydoc Parameters section (a function whose ``categories`` means something
-  special documents it itself, and that text wins);
+  entry in the numpydoc Parameters section, where the signature puts it (a function whose
+  ``categories`` means something special documents it itself, and that text wins; a
+  function that changes a shared default with ``defaults=`` must);
 * it **registers** the function: :func:`find` gives it to the top-level namespace
   (``pandas_agree.<name>``), to each accessor named in ``frontends`` (``"frame"`` for
   ``DataFrame.agree``, ``"array"`` for xarray's ``DataArray.agree`` and ``Dataset.agree``,
@@ -54,9 +55,9 @@ import importlib
 import inspect
 import pkgutil
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
     "FRAGMENT_COLUMNS",
@@ -68,6 +69,7 @@ __all__ = [
     "SharedParameter",
     "declarations",
     "declared",
+    "every_declaration",
     "find",
 ]
 
@@ -204,7 +206,7 @@ SHARED: dict[str, SharedParameter] = _shared(
         2000,
         "int",
         """n_boot : int, default 2000
-    Number of bootstrap replicates.""",
+    Number of bootstrap replicates (with ``ci``).""",
     ),
     SharedParameter(
         "rng",
@@ -279,6 +281,7 @@ class Declaration:
     two_coders: bool = False
     report_defaults: Mapping[str, Any] = field(default_factory=dict)
     defaults: Mapping[str, Any] = field(default_factory=dict)  # shared defaults it changes
+    registered: bool = True  # False: declared with register=False (parameters and docs only)
 
     @property
     def columns(self) -> bool:
@@ -287,18 +290,59 @@ class Declaration:
 
 
 _DECLARED: dict[str, Declaration] = {}
+#: Every declaration made, registered or not, in the order made.
+_EVERY: list[Declaration] = []
 _LOADED = False
 
 
-def _insert_docs(doc: str | None, shared: Iterable[str]) -> str | None:
-    """``doc`` with the numpydoc entries of ``shared`` parameters it does not document."""
-    if not doc:
-        return doc
-    lines = doc.split("\n")
-    try:
-        start = next(i for i, line in enumerate(lines) if line.strip() == "Parameters")
-    except StopIteration:
-        return doc
+@functools.cache
+def _annotation(name: str) -> Any:
+    """The annotation of the shared parameter ``name`` as an object: its text evaluated
+    among the names the texts of :data:`SHARED` use, so that ``typing.get_type_hints``
+    resolves it whatever the declaring module imports."""
+    import numpy as np
+
+    from .kappa.weights import WeightsLike
+
+    namespace = {
+        "Hashable": Hashable,
+        "Iterable": Iterable,
+        "Literal": Literal,
+        "Sequence": Sequence,
+        "WeightsLike": WeightsLike,
+        "np": np,
+    }
+    return eval(SHARED[name].annotation, namespace)
+
+
+def _annotations(
+    func: Callable[..., Any], sig: inspect.Signature, shared: tuple[str, ...]
+) -> dict[str, Any]:
+    """``func``'s own annotations and those of its shared parameters, in signature order."""
+    own = getattr(func, "__annotations__", {})
+    out = {
+        n: _annotation(n) if n in shared else own[n]
+        for n in sig.parameters
+        if n in shared or n in own
+    }
+    if "return" in own:
+        out["return"] = own["return"]
+    return out
+
+
+def _parameters_section(lines: list[str]) -> tuple[int, int, str] | None:
+    """The numpydoc Parameters section of a docstring's lines: its first line after the
+    rule, the line after its last and its indentation (None when there is none)."""
+    start = next(
+        (
+            i
+            for i in range(len(lines) - 1)
+            if lines[i].strip() == "Parameters" and set(lines[i + 1].strip()) == {"-"}
+        ),
+        None,
+    )
+    if start is None:
+        return None
     indent = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
     end = len(lines)
     for i in range(start + 2, len(lines) - 1):
@@ -306,28 +350,82 @@ def _insert_docs(doc: str | None, shared: Iterable[str]) -> str | None:
         if lines[i].strip() and nxt and set(nxt) == {"-"} and lines[i].startswith(indent):
             end = i
             break
-    documented = set()
-    for line in lines[start + 2 : end]:
-        if line.startswith(indent) and not line.startswith(indent + " ") and " : " in line:
-            documented.update(n.strip() for n in line.split(" : ")[0].split(","))
-    entries, seen = [], set()
+    return start + 2, end, indent
+
+
+def _entries(lines: list[str], start: int, end: int, indent: str) -> list[tuple[int, list[str]]]:
+    """The first line and the parameter names of each entry in ``lines[start:end]``.
+
+    An entry is a line at the section's indentation: ``a, b : type`` or, without a type,
+    ``a, b`` (numpydoc allows both); the indented lines below it describe it.
+    """
+    out = []
+    for i in range(start, end):
+        line = lines[i]
+        if line.strip() and line.startswith(indent) and not line[len(indent)].isspace():
+            names = line.strip().split(" : ")[0]
+            out.append((i, [n.strip().lstrip("*") for n in names.split(",")]))
+    return out
+
+
+def _documented(doc: str | None) -> set[str]:
+    """The parameter names the Parameters section of ``doc`` documents."""
+    lines = (doc or "").split("\n")
+    section = _parameters_section(lines)
+    if section is None:
+        return set()
+    return {n for _, names in _entries(lines, *section) for n in names}
+
+
+def _insert_docs(doc: str | None, shared: Iterable[str], order: list[str]) -> str | None:
+    """``doc`` with the numpydoc entries of ``shared`` parameters it does not document.
+
+    ``order`` is the signature's order of the parameters: each entry goes before the first
+    entry of ``doc`` whose (first) parameter comes after it, so that the section follows
+    the signature. A group's entry (``unit, coder, value``) stands where its first name
+    does, and is left out when ``doc`` documents any name of the group itself.
+    """
+    if not doc:
+        return doc
+    lines = doc.split("\n")
+    section = _parameters_section(lines)
+    if section is None:
+        return doc
+    start, end, indent = section
+    entries = _entries(lines, start, end, indent)
+    documented = {n for _, names in entries for n in names}
+    shared = tuple(shared)
+    texts: dict[str, int] = {}  # entry text -> position in the signature of its first name
     for name in shared:
         spec = SHARED[name]
-        texts = [spec.doc] if spec.doc else [
-            doc for group, doc in _GROUPS.items() if name in group and set(group) <= set(shared)
-        ]
-        for text in texts:
-            if name in documented or text in seen:
-                continue
-            seen.add(text)
-            entries += [indent + row if row else row for row in text.split("\n")]
-    if not entries:
+        if spec.doc:
+            if name not in documented:
+                texts[spec.doc] = order.index(name)
+            continue
+        for group, text in _GROUPS.items():
+            if name in group and set(group) <= set(shared) and not set(group) & documented:
+                texts[text] = min(order.index(n) for n in group)
+    if not texts:
         return doc
+    pending = sorted(texts, key=texts.__getitem__)
     at = end
-    while at > start + 2 and not lines[at - 1].strip():
+    while at > start and not lines[at - 1].strip():
         at -= 1
+    body = lines[start : entries[0][0]] if entries else lines[start:at]
+    bounds = [i for i, _ in entries] + [at]
+    for (first, names), stop in zip(entries, bounds[1:]):
+        if names[0] in order:
+            while pending and texts[pending[0]] < order.index(names[0]):
+                body += _indented(pending.pop(0), indent)
+        body += lines[first:stop]
+    for text in pending:
+        body += _indented(text, indent)
     after = lines[at:] if at < len(lines) and not lines[at].strip() else ["", *lines[at:]]
-    return "\n".join(lines[:at] + entries + after)
+    return "\n".join(lines[:start] + body + after)
+
+
+def _indented(text: str, indent: str) -> list[str]:
+    return [indent + row if row else row for row in text.split("\n")]
 
 
 def declared(
@@ -360,14 +458,27 @@ def declared(
         unequal numbers of ratings in ``fleiss_kappa``).
     defaults : mapping, optional
         Shared parameters whose default differs for this function (``{"on_duplicate":
-        "union"}``); the function's docstring then documents them itself.
+        "union"}``); the function's docstring must document them itself, stating the
+        changed default (the shared entry states the shared one).
     register : bool, default True
-        Record the declaration (``False``: only complete the parameters and their docs).
+        Register the function (``False``: only complete its parameters, annotations and
+        docs; :func:`every_declaration` still lists it).
 
     Returns
     -------
     callable
-        The decorator.
+        The decorator. The function it returns has the completed signature, its
+        ``__annotations__`` hold the shared parameters' annotations as objects (so that
+        ``typing.get_type_hints`` resolves them) and its docstring the shared entries.
+
+    Raises
+    ------
+    TypeError
+        At decoration: for a group named in part, a name of ``defaults`` that is no bare
+        shared parameter or that the docstring does not document itself.
+    ValueError
+        For an unknown frontend, ``"array"`` without the columns, or a name registered by
+        two modules.
     """
     frontends = tuple(frontends)
     bad = [f for f in frontends if f not in FRONTENDS]
@@ -399,6 +510,12 @@ def declared(
         unknown = [n for n in changed if n not in named]
         if unknown:
             raise TypeError(f"{func.__qualname__}: `defaults` names no shared parameter {unknown}")
+        undocumented = [n for n in changed if n not in _documented(func.__doc__)]
+        if undocumented:
+            raise TypeError(
+                f"{func.__qualname__}: `defaults` changes {undocumented}, which its docstring "
+                "must document itself (the shared entry states the shared default)"
+            )
         params = [
             p.replace(default=changed.get(p.name, SHARED[p.name].default),
                       annotation=SHARED[p.name].annotation)
@@ -415,15 +532,15 @@ def declared(
             return func(*bound.args, **bound.kwargs)
 
         public.__signature__ = public_sig  # type: ignore[attr-defined]
-        public.__doc__ = _insert_docs(func.__doc__, shared)
-        if not register:
-            return public
+        # functools.wraps copied the inner function's annotations, which lack the shared ones
+        public.__annotations__ = _annotations(func, sig, shared)
+        public.__doc__ = _insert_docs(func.__doc__, shared, list(sig.parameters))
         name = func.__name__
         module = func.__module__
         previous = _DECLARED.get(name)
-        if previous is not None and previous.module != module:
+        if register and previous is not None and previous.module != module:
             raise ValueError(f"{name!r} is declared twice: in {previous.module} and {module}")
-        _DECLARED[name] = Declaration(
+        declaration = Declaration(
             name=name,
             module=module,
             func=public,
@@ -433,7 +550,11 @@ def declared(
             two_coders=two_coders,
             report_defaults=dict(report_defaults or {}),
             defaults=changed,
+            registered=register,
         )
+        _EVERY.append(declaration)
+        if register:
+            _DECLARED[name] = declaration
         return public
 
     return decorate
@@ -471,6 +592,20 @@ def declarations(
         if (frontend is None or frontend in d.frontends)
         and (coefficient is None or d.coefficient == coefficient)
     }
+
+
+def every_declaration() -> list[Declaration]:
+    """Every declaration made, ``register=False`` ones too (their ``registered`` is False),
+    in the order made: those of the topic folders and of any other module imported.
+
+    Examples
+    --------
+    >>> from pandas_agree.declare import every_declaration
+    >>> [d.module for d in every_declaration() if d.name == "unmatched_pairs"]
+    ['pandas_agree.spans.f1']
+    """
+    _load()
+    return list(_EVERY)
 
 
 def find(name: str) -> Declaration | None:

@@ -208,6 +208,19 @@ def coefficient_table(
     Units are nested in their group, as in :func:`pandas_agree.report`: the pooled row treats
     unit ``7`` of two groups as two units.
 
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Long data. Not modified.
+    coefficients : sequence of names or callables
+        The coefficients (see :func:`check_coefficients`), one column each.
+    by : sequence of column names
+        Grouping columns; empty for the pooled row alone.
+    pooled : bool, default True
+        Add a final row over all groups (units nested in their group).
+    pooled_label : str, default "pooled"
+        Label of that row (repeated on each level under several ``by`` columns).
+
     Returns
     -------
     pandas.DataFrame

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import pkgutil
+import pydoc
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 import pandas_agree
+from pandas_agree.declare import every_declaration
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "architecture.md"
@@ -84,3 +88,23 @@ def test_the_check_can_fail() -> None:
     assert _as_module("pandas_agree.krippendorff.alpha") == "krippendorff.alpha"
     assert _as_module('df.agree.alpha(distance="masi")') is None
     assert not (PACKAGE / "no_such_module.py").exists()
+
+
+def test_page_lists_every_register_false_declaration() -> None:
+    """The ``register=False`` rule names each such function by its module path, and every
+    dotted name it gives exists."""
+    importlib.import_module("pandas_agree.frontends.dask")
+    text = PAGE.read_text(encoding="utf-8")
+    start = text.index("* **`register=False`**")
+    spans = set(_code_spans(text[start : text.index("\n* ", start)]))
+    unregistered = {
+        f"{d.module.removeprefix('pandas_agree.')}.{d.name}"
+        for d in every_declaration()
+        if not d.registered and getattr(sys.modules.get(d.module), d.name, None) is d.func
+    }
+    assert len(unregistered) >= 7
+    assert unregistered <= spans, sorted(unregistered - spans)
+    for span in spans:
+        if re.fullmatch(r"[a-z_]+(\.[a-z_0-9]+)+", span):
+            name = span.removeprefix("pandas_agree.")
+            assert pydoc.locate(f"pandas_agree.{name}") is not None, span

@@ -260,18 +260,20 @@ def report(
         One alpha column per distance, named by the distance.
     by : column name or list of names, optional
         Grouping columns (several give a MultiIndex). ``None`` gives the pooled row alone.
-    unit, coder, value, categories, on_duplicate, weights, sep
-        As for :func:`pandas_agree.alpha`.
+    weights : mapping or callable, optional
+        Element weights of the weighted distances, as for :func:`pandas_agree.alpha`.
     ci : float, optional
         Confidence level (for example 0.95): adds ``<distance>_low`` and ``<distance>_high``
         columns from a bootstrap per group (``ci_method``, ``n_boot``, ``rng``; for the
         pooled row, ``ci_method="clusters"`` resamples the groups).
-    ci_method : {"krippendorff", "units", "clusters"}
-        See :mod:`pandas_agree.krippendorff.bootstrap`. ``"clusters"`` applies to the pooled row
-        (its
-        clusters are the groups); group rows then use ``"units"``.
+    ci_method : {"krippendorff", "units", "clusters"}, default "krippendorff"
+        See :mod:`pandas_agree.krippendorff.bootstrap`. ``"clusters"`` applies to the pooled
+        row (its clusters are the groups); group rows then use ``"units"``.
     pooled : bool, default True
         Add a final row over all data, labelled ``"pooled"``.
+    tidy : bool, default False
+        Return the long form instead: one row per group x distance with columns ``alpha``,
+        ``observed``, ``expected`` (and ``low``, ``high``), for plotting and ``pivot``.
     progress : callable, optional
         Called with the number of bootstrap replicates just finished (for a progress bar;
         ``ci`` computes ``n_boot`` replicates per group and distance, pooled row included).
@@ -283,9 +285,6 @@ def report(
         ``f(data, unit=, coder=, value=, ...)``; see
         :func:`pandas_agree.registry.register_coefficient`. In the tidy form the
         columns repeat on every row of a group.
-    tidy : bool, default False
-        Return the long form instead: one row per group x distance with columns ``alpha``,
-        ``observed``, ``expected`` (and ``low``, ``high``), for plotting and ``pivot``.
     taxonomy : Taxonomy, mapping or sequence, optional
         A label hierarchy for the tree distances, as for :func:`pandas_agree.alpha`.
 

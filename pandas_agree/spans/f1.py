@@ -293,6 +293,9 @@ def span_f1(
     ----------
     spans : pandas.DataFrame
         The span frame. Not modified.
+    match : {"exact", "overlap"}, default "exact"
+        Two annotations match when they have the same fragments (``"exact"``) or at least
+        one character in common (``"overlap"``), as described above.
     coders : sequence, optional
         Coders to compare, in order (pairs ``(a, b)`` with ``a`` listed first); default all
         coders of the spans, sorted.
@@ -397,9 +400,9 @@ def unmatched_pairs(
     ----------
     spans : pandas.DataFrame
         The span frame. Not modified.
-    match, coders, coverage, fragments : see :func:`span_f1`
-        The matching, the coder pairs, who saw which document and how fragments count, as
-        for :func:`span_f1`.
+    coders : sequence, optional
+        Coders to compare, in order (pairs ``(a, b)`` with ``a`` listed first), as for
+        :func:`span_f1`; default all coders of the spans, sorted.
 
     Returns
     -------

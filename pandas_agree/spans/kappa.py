@@ -46,7 +46,14 @@ def span_kappa(
     spans : pandas.DataFrame
         The span frame. Not modified.
     method : {"cohen", "fleiss"}, default "cohen"
-    unit, tokens, texts : see :func:`spans_to_units`
+    unit : {"token", "char"}, default "token"
+        The units: tokens (which need ``tokens`` or ``texts``) or characters, as for
+        :func:`spans_to_units`.
+    tokens : pandas.DataFrame, optional
+        One row per token with the ``document``, ``start``, ``end`` columns, as for
+        :func:`spans_to_units`.
+    texts : mapping, optional
+        Document -> text, tokenized at whitespace, as for :func:`spans_to_units`.
     coders : sequence, optional
         The coders compared, who are taken to have annotated every document.
     coverage : iterable of (document, coder) pairs, optional

@@ -493,11 +493,12 @@ def span_report(
         One row per document before the pooled row.
     by_label : bool, default False
         One row per label before each all-labels row.
-    texts, tokens, coders, coverage : see :func:`spans_to_units`
-        (``coverage``: who counts as having labelled nothing in the units, and which
-        documents each pair of coders is compared on for F1). Without ``texts`` and
-        ``tokens``, those a reader of :mod:`pandas_agree.io` recorded in ``spans.attrs``
-        are used, for the units and for the continuum of :math:`\alpha_U`.
+    texts, tokens, coders, coverage
+        As for :func:`spans_to_units` (``coverage``: who counts as having labelled nothing
+        in the units, and which documents each pair of coders is compared on for F1).
+        Without ``texts`` and ``tokens``, those a reader of :mod:`pandas_agree.io`
+        recorded in ``spans.attrs`` are used, for the units and for the continuum of
+        :math:`\alpha_U`.
     measures : list of names or mapping, optional
         Names from :data:`MEASURES` (default :data:`DEFAULT_MEASURES`, and
         :data:`RELATION_MEASURES` when ``relations`` is given), or a mapping name -> function

@@ -204,6 +204,10 @@ def dice_association(
         item -> weight, a callable item -> weight, or the name of a column of ``data`` that
         gives each row's item(s) their weight (an item must get one weight throughout).
         Weights must be positive.
+    on_duplicate : {"raise", "first", "last", "union"}, default "union"
+        Several rows of one unit by one annotator: the union of their values as one set
+        (data with one row per found item), an error, or the first or last row (see
+        :func:`pandas_agree.data.prepare.prepare`).
 
     Returns
     -------

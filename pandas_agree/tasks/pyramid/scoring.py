@@ -286,6 +286,9 @@ def pyramid_sizes(
     pyramid : pandas.DataFrame
         One row per contributor (or per word): the docset, the SCU id (missing for a word
         in no SCU) and the model summary it comes from. Not modified.
+    docset : hashable or None, default "docset"
+        Column naming the docset; ``None`` when all rows are of one docset (``pyramid_by``
+        may still tell several pyramids apart).
     pyramid_by : hashable or None
         Column telling apart several pyramids of one docset (for example the annotator who
         built it), as in seed 003's different-pyramids condition.
