@@ -326,7 +326,6 @@ def alpha(
     weights : mapping or callable, optional
         Element weights for ``weighted_dice`` and ``weighted_jaccard`` (for example SCU
         weights): element -> positive weight. Required by those, refused by the others.
-
     taxonomy : Taxonomy, mapping or sequence, optional
         A label hierarchy (:class:`pandas_agree.Taxonomy`, parent links, a nested dict or
         paths) for the tree distances: ``distance="tree"`` (path length over the longest

@@ -46,6 +46,7 @@ def span_kappa(
     spans : pandas.DataFrame
         The span frame. Not modified.
     method : {"cohen", "fleiss"}, default "cohen"
+        Cohen's kappa (two coders) or Fleiss' kappa (two or more) on the units' labels.
     unit : {"token", "char"}, default "token"
         The units: tokens (which need ``tokens`` or ``texts``) or characters, as for
         :func:`spans_to_units`.

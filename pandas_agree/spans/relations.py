@@ -594,6 +594,7 @@ def relation_alpha(
     span_labels : bool, default True
         Spans are the same when offsets and labels are equal (False: offsets only).
     symmetric : bool or collection of labels, default ()
+        Relation labels whose two spans are compared without direction; True for all.
     distance : str, callable or Distance, default "nominal"
         Distance between relation labels (see :func:`~pandas_agree.alpha`).
     relation, head, tail, head_start, head_end, head_label, tail_start, tail_end, \

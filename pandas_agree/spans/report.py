@@ -489,6 +489,8 @@ def span_report(
     spans : pandas.DataFrame
         The span frame. Not modified.
     unit : {"token", "char"}, default "token"
+        The units of the unit-level columns: tokens (which need ``tokens`` or ``texts``)
+        or characters, as for :func:`spans_to_units`.
     by_document : bool, default False
         One row per document before the pooled row.
     by_label : bool, default False
