@@ -162,7 +162,7 @@ def _category_matrix(categorical: Any, labels: pd.Index, counts: np.ndarray) -> 
     """The matrix :math:`M` of categorical dissimilarities between ``labels``."""
     k = len(labels)
     if isinstance(categorical, pd.DataFrame):
-        m = labelled_matrix(categorical, labels, "`categorical`")
+        m = labelled_matrix(categorical, labels, "`categorical`", noun=("label", "labels"))
         where = "`categorical`"
         if m.size and (np.nanmax(m) > 1 or np.nanmin(m) < 0):
             i, j = np.unravel_index(np.nanargmax(np.abs(m - 0.5)), m.shape)
