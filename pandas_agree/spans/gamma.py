@@ -136,7 +136,8 @@ class GammaResult(Result):
             f"gamma={self.gamma:.4f}, observed={self.observed:.4f}, "
             f"expected={self.expected:.4f}, expected_se={self.expected_se:.4f}, "
             f"gamma_cat={self.gamma_cat:.4f}, n_samples={self.n_samples}, "
-            f"n_coders={self.n_coders}, n_units={self.n_units}"
+            f"n_coders={self.n_coders}, n_units={self.n_units}",
+            reason=self.reason,
         )
 
     def to_frame(self) -> pd.DataFrame:
