@@ -58,12 +58,21 @@ def float_array(values: Any, message: Callable[[], str]) -> np.ndarray:
         raise InvalidParameterError(message()) from None
 
 
-def labelled_matrix(frame: pd.DataFrame, categories: Sequence[Hashable], name: str) -> np.ndarray:
+def labelled_matrix(
+    frame: pd.DataFrame,
+    categories: Sequence[Hashable],
+    name: str,
+    *,
+    noun: tuple[str, str] = ("category", "categories"),
+) -> np.ndarray:
     """The square matrix of ``frame`` over ``categories``: rows and columns in their order.
 
-    ``name`` is the argument as the messages show it (```weights```). Raises
-    :class:`InvalidParameterError` when a category has no row or column in ``frame``, or the
-    cells are not numbers.
+    ``name`` is the argument as the messages show it (```weights```), ``noun`` what the
+    messages call one category and several (``("label", "labels")``). Raises
+    :class:`InvalidParameterError` when a category has no row or column in ``frame``, or a
+    cell is not a number; the messages list at most 20 categories and show the first bad
+    cell, never the whole frame. A missing cell of a nullable column (``pd.NA``) is NaN in
+    the matrix, for the caller's range check to report.
 
     Examples
     --------
@@ -71,15 +80,42 @@ def labelled_matrix(frame: pd.DataFrame, categories: Sequence[Hashable], name: s
     >>> frame = pd.DataFrame([[1, 0], [0, 1]], index=["a", "b"], columns=["b", "a"])
     >>> labelled_matrix(frame, ["a", "b"], "`m`").tolist()
     [[0.0, 1.0], [1.0, 0.0]]
+    >>> labelled_matrix(frame, ["a", "c"], "`m`", noun=("label", "labels"))
+    Traceback (most recent call last):
+    ...
+    pandas_agree.errors.InvalidParameterError: `m` DataFrame has no row or column for labels
+    ['c']; its index and columns must hold every label of ['a', 'c']
     """
+    one, several = noun
     categories = list(categories)
     missing = [c for c in categories if c not in frame.index or c not in frame.columns]
     if missing:
         raise InvalidParameterError(
-            f"{name} DataFrame has no row or column for categories {missing[:5]}; its "
-            f"index and columns must hold every category of {categories}"
+            f"{name} DataFrame has no row or column for {several} {_listed(missing, 5)}; its "
+            f"index and columns must hold every {one} of {_listed(categories, 20)}"
         )
-    return float_array(
-        frame.loc[categories, categories],
-        lambda: f"{name} DataFrame must hold numbers, got {frame!r}",
-    )
+    cells = frame.loc[categories, categories]
+    try:
+        return cells.to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        where = _first_bad(cells)
+        raise InvalidParameterError(f"{name} DataFrame must hold numbers{where}") from None
+
+
+def _listed(values: list[Any], most: int) -> str:
+    """``values`` as a list's repr, cut after ``most`` of them (``, ...]`` then)."""
+    if len(values) <= most:
+        return repr(values)
+    return repr(values[:most])[:-1] + ", ...]"
+
+
+def _first_bad(cells: pd.DataFrame) -> str:
+    """``"; (row, column) holds <cell>"`` for the first cell of ``cells`` that is no number."""
+    for i, row in enumerate(cells.index):
+        for j, column in enumerate(cells.columns):
+            cell = cells.iat[i, j]
+            try:
+                float(cell)
+            except (TypeError, ValueError):
+                return f"; ({row!r}, {column!r}) holds {cell!r}"
+    return ""

@@ -75,14 +75,14 @@ class Result:
         """The result as a table: here one row, the scalar fields of :meth:`to_series`."""
         return self.to_series().to_frame().T
 
-    def _repr(self, fields: str, **notes: Any) -> str:
+    def _repr(self, fields: str, *, reason: str | None, **notes: Any) -> str:
         """The short repr: ``Name(fields)``, then ``, name=value`` for each note that is set.
 
-        ``fields`` are the headline numbers as the subclass formats them; the notes (by
-        default the reason; a weighting scheme, ...) are shown, as their repr, only when
-        there is something to say.
+        ``fields`` are the headline numbers as the subclass formats them; the notes (a
+        weighting scheme, ...) and then ``reason`` (every caller passes it, usually
+        ``self.reason``) are shown, as their repr, only when there is something to say.
         """
-        shown = notes or {"reason": self.reason}
+        shown = {**notes, "reason": reason}
         extra = "".join(f", {name}={note!r}" for name, note in shown.items() if note)
         return f"{type(self).__name__}({fields}{extra})"
 
@@ -193,7 +193,8 @@ class AlphaResult(Result):
     def __repr__(self) -> str:
         return self._repr(
             f"alpha={self.alpha:.4f}, distance={self.distance!r}, n_units={self.n_units}, "
-            f"n_coders={self.n_coders}, n_pairable={self.n_pairable}"
+            f"n_coders={self.n_coders}, n_pairable={self.n_pairable}",
+            reason=self.reason,
         )
 
     def bootstrap(

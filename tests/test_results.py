@@ -119,3 +119,18 @@ def test_default_state_follows_the_headline():
     assert Toy(float("nan")).state is ResultState.UNDEFINED
     assert float(Toy(0.25)) == 0.25
     assert Toy(0.5).to_frame().shape == (1, 0)
+
+
+def test_the_short_repr_shows_the_notes_then_the_reason():
+    @dataclasses.dataclass(frozen=True)
+    class Toy(Result):
+        value: float
+        reason: str | None = None
+
+    toy = Toy(0.5, "too few units")
+    assert toy._repr("value=0.5", weights="linear", reason=toy.reason) == (
+        "Toy(value=0.5, weights='linear', reason='too few units')"
+    )
+    assert toy._repr("value=0.5", weights=None, reason=None) == "Toy(value=0.5)"
+    with pytest.raises(TypeError, match="reason"):  # a note never stands in for the reason
+        toy._repr("value=0.5", weights="linear")

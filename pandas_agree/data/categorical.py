@@ -23,7 +23,7 @@ from ..errors import (
 from .prepare import CodedData, OnDuplicate, has_rank_order, prepare
 
 __all__ = [
-    "Categorical",
+    "CodedCategories",
     "check_known",
     "coder_positions",
     "order_known",
@@ -49,7 +49,7 @@ def order_known(
     return has_rank_order(domain, explicit=categories is not None, dtype=dtype)
 
 
-class Categorical(NamedTuple):
+class CodedCategories(NamedTuple):
     """Long data coded for a categorical coefficient (:func:`prepare_categorical`)."""
 
     #: The coded ratings.
@@ -69,7 +69,7 @@ def prepare_categorical(
     value: Hashable,
     categories: Sequence[Hashable] | None,
     on_duplicate: OnDuplicate,
-) -> Categorical:
+) -> CodedCategories:
     """Coded data, the full category domain, each rating's code into it, and its order.
 
     The domain is ``categories`` when given (categories nobody used included), else a
@@ -90,7 +90,7 @@ def prepare_categorical(
         if coded.is_set:
             domain = pd.Index([frozenset(c) for c in categories], dtype=object)
         codes = domain.get_indexer(coded.values)[coded.value_codes].astype(np.intp)
-    return Categorical(coded, domain, codes, order_known(data, value, given, domain))
+    return CodedCategories(coded, domain, codes, order_known(data, value, given, domain))
 
 
 def rated_coders(coded: CodedData) -> list[Hashable]:

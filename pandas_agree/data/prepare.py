@@ -144,7 +144,10 @@ class _Raters:
     ) -> CodedData:
         """These raters' :class:`CodedData`, with each rating's value code into ``values``."""
         return CodedData(
-            **vars(self),  # the fields of CodedData this class holds, by the same names
+            unit_codes=self.unit_codes,
+            coder_codes=self.coder_codes,
+            units=self.units,
+            coders=self.coders,
             value_codes=value_codes,
             values=values,
             is_set=is_set,

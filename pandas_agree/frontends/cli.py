@@ -780,12 +780,23 @@ def build_parser() -> argparse.ArgumentParser:
         "ratio need it, and ordinal on numbers (text ranks '10' before '9')",
     )
     _add_output_options(io_, "report")
-    _add_page_options(rep, "units")
+    _add_page_options(rep, "units", ranked_by_distance=True)
     _add_spans_parser(sub)
     return parser
 
 
-def _add_page_options(parser: argparse.ArgumentParser, items: str) -> None:
+def _add_page_options(
+    parser: argparse.ArgumentParser,
+    items: str,
+    *,
+    ranked_by_distance: bool = False,
+    span_matching: bool = False,
+) -> None:
+    """--html, --disagreements and --top, with ``items`` naming what is adjudicated.
+
+    ``ranked_by_distance``: the help of --disagreements says the list is ranked under the
+    first --distance; ``span_matching``: --match (exact or overlapping spans) is added.
+    """
     page = parser.add_argument_group("report page and adjudication")
     page.add_argument(
         "--html",
@@ -797,7 +808,7 @@ def _add_page_options(parser: argparse.ArgumentParser, items: str) -> None:
         "--disagreements",
         metavar="FILE",
         help=f"also write the {items} to adjudicate as CSV, worst first"
-        + (" (ranked under the first --distance)" if items == "units" else ""),
+        + (" (ranked under the first --distance)" if ranked_by_distance else ""),
     )
     page.add_argument(
         "--top",
@@ -805,7 +816,7 @@ def _add_page_options(parser: argparse.ArgumentParser, items: str) -> None:
         metavar="N",
         help=f"most {items} to adjudicate: the page shows 50 by default, the CSV all",
     )
-    if items == "spans":
+    if span_matching:
         page.add_argument(
             "--match",
             choices=["exact", "overlap"],
@@ -1169,7 +1180,7 @@ def _add_spans_parser(sub: Any) -> None:
         "reason (raise, the default) or merge them into one unit",
     )
     _add_output_options(sp, "spans")
-    _add_page_options(sp, "spans")
+    _add_page_options(sp, "spans", span_matching=True)
 
 
 _CHECKS_TEXT = ("brat", "label-studio", "webanno")

@@ -38,7 +38,7 @@ from .._core.agreement import chance_corrected
 from .._core.kappas import bangdiwala_terms, max_agreement
 from .._core.states import ChanceState
 from ..data.categorical import (
-    Categorical,
+    CodedCategories,
     prepare_categorical,
     two_coder_table,
     two_coders,
@@ -52,7 +52,7 @@ __all__ = ["bangdiwala_b", "kappa_max", "max_percent_agreement"]
 
 
 def _table(
-    cat: Categorical, coders: Sequence[Hashable] | None, func: str
+    cat: CodedCategories, coders: Sequence[Hashable] | None, func: str
 ) -> tuple[np.ndarray, dict]:
     """The two coders' contingency table and the result fields it gives."""
     coded, domain, codes, _ = cat
@@ -71,7 +71,7 @@ def _table(
 
 
 def _best_agreement(
-    cat: Categorical, coders: Sequence[Hashable] | None, func: str
+    cat: CodedCategories, coders: Sequence[Hashable] | None, func: str
 ) -> tuple[float, float, np.ndarray, dict]:
     """``(p_max, p_e, table, fields)``: the largest agreement the margins allow, Cohen's
     chance agreement, and :func:`_table`."""

@@ -45,7 +45,7 @@ import pandas as pd
 from .._core.agreement import chance_corrected, rater_terms
 from .._core.kappas import conger_expected, pair_tables, rater_margins, reliability_codes
 from .._core.states import ChanceState
-from ..data.categorical import Categorical, coder_positions, prepare_categorical, warn_if
+from ..data.categorical import CodedCategories, coder_positions, prepare_categorical, warn_if
 from ..data.prepare import CodedData
 from ..declare import declared
 from ..errors import InvalidParameterError, NoPairableUnitsError
@@ -86,7 +86,7 @@ class _Prepared:
 
 
 def _prepare(
-    cat: Categorical, weights: WeightsLike, coders: Sequence[Hashable] | None, func: str
+    cat: CodedCategories, weights: WeightsLike, coders: Sequence[Hashable] | None, func: str
 ) -> _Prepared:
     """The ratings of the chosen coders (renumbered 0..R-1) and the checked weights."""
     coded, domain, codes, ordered = cat

@@ -108,6 +108,7 @@ class ConfidenceInterval(Result):
             f"low={self.low:.4f}, high={self.high:.4f}, level={self.level}, "
             f"method={self.method!r}, n_boot={self.n_boot}",
             note=self.note,
+            reason=None,  # shown as ``note``, the name this repr gives it
         )
 
 

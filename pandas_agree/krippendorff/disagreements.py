@@ -26,7 +26,7 @@ The unit's share is :math:`O_u / \sum_u O_u` (see
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -148,14 +148,17 @@ def ranked_disagreements(
         front,
         RANK_COLUMNS,
         "the unit or group column",
-        "rename it, e.g. data.rename(columns={{{name}: 'item'}})",
+        lambda name: "rename it, e.g. data.rename(columns={" + f"{name!r}: 'item'" + "})",
     )
     _refuse_clash(
         coders,
         [*front, *RANK_COLUMNS],
         "coder",
-        "rename that coder, e.g. "
-        "data.replace({{<coder column>: {{{name}: 'coder ' + str({name})}}}})",
+        lambda name: (
+            "rename that coder, e.g. data.replace({<coder column>: {"
+            + f"{name!r}: 'coder ' + str({name!r})"
+            + "}})"
+        ),
     )
     frame = pd.DataFrame({**front, **{c: by_unit[c].to_numpy() for c in RANK_COLUMNS}})
     frame.index = pd.RangeIndex(1, k + 1, name="rank")
@@ -164,19 +167,21 @@ def ranked_disagreements(
 
 
 def _refuse_clash(
-    names: Iterable[Hashable], fixed: Sequence[Hashable], who: str, fix: str
+    names: Iterable[Hashable],
+    fixed: Sequence[Hashable],
+    who: str,
+    fix: Callable[[Hashable], str],
 ) -> None:
     """Raise when one of ``names`` is named like one of ``fixed``, the list's other columns.
 
     The message names the first such name as ``who`` does (``"coder"``) and ends with
-    ``fix``, formatted with ``name``: that name's repr.
+    ``fix(name)``: how to rename it.
     """
     clash = [n for n in names if any(_same_name(n, f) for f in fixed)]
     if clash:
-        name = repr(clash[0])
         raise InvalidParameterError(
-            f"{who} {name} is named like a column of the list of disagreements "
-            f"({[str(f) for f in fixed]}); " + fix.format(name=name)
+            f"{who} {clash[0]!r} is named like a column of the list of disagreements "
+            f"({[str(f) for f in fixed]}); {fix(clash[0])}"
         )
 
 

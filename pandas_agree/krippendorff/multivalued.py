@@ -103,7 +103,8 @@ class MVAlphaResult(Result):
     def __repr__(self) -> str:
         return self._repr(
             f"alpha={self.alpha:.4f}, n_units={self.n_units}, n_coders={self.n_coders}, "
-            f"n_pairable={self.n_pairable}"
+            f"n_pairable={self.n_pairable}",
+            reason=self.reason,
         )
 
 

@@ -136,7 +136,8 @@ class GammaResult(Result):
             f"gamma={self.gamma:.4f}, observed={self.observed:.4f}, "
             f"expected={self.expected:.4f}, expected_se={self.expected_se:.4f}, "
             f"gamma_cat={self.gamma_cat:.4f}, n_samples={self.n_samples}, "
-            f"n_coders={self.n_coders}, n_units={self.n_units}"
+            f"n_coders={self.n_coders}, n_units={self.n_units}",
+            reason=self.reason,
         )
 
     def to_frame(self) -> pd.DataFrame:
@@ -162,7 +163,7 @@ def _category_matrix(categorical: Any, labels: pd.Index, counts: np.ndarray) -> 
     """The matrix :math:`M` of categorical dissimilarities between ``labels``."""
     k = len(labels)
     if isinstance(categorical, pd.DataFrame):
-        m = labelled_matrix(categorical, labels, "`categorical`")
+        m = labelled_matrix(categorical, labels, "`categorical`", noun=("label", "labels"))
         where = "`categorical`"
         if m.size and (np.nanmax(m) > 1 or np.nanmin(m) < 0):
             i, j = np.unravel_index(np.nanargmax(np.abs(m - 0.5)), m.shape)

@@ -238,6 +238,23 @@ def test_coder_named_like_a_column():
         disagreements(df)
 
 
+def test_names_like_a_column_messages():
+    df = pd.DataFrame({"unit": [1, 1], "coder": ["share", "b"], "value": ["x", "y"]})
+    with pytest.raises(InvalidParameterError) as caught:
+        disagreements(df)
+    assert str(caught.value) == (
+        "coder 'share' is named like a column of the list of disagreements "
+        f"({['unit', *RANK_COLUMNS]}); rename that coder, e.g. "
+        "data.replace({<coder column>: {'share': 'coder ' + str('share')}})"
+    )
+    with pytest.raises(InvalidParameterError) as caught:
+        disagreements(df.rename(columns={"unit": "share"}).assign(coder=["a", "b"]), unit="share")
+    assert str(caught.value) == (
+        "the unit or group column 'share' is named like a column of the list of disagreements "
+        f"({list(RANK_COLUMNS)}); rename it, e.g. data.rename(columns={{'share': 'item'}})"
+    )
+
+
 @pytest.mark.parametrize("column", ["unit", "by"])
 def test_unit_or_group_named_like_a_column(k2011, column):
     if column == "unit":

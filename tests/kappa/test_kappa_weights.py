@@ -371,6 +371,36 @@ def test_bad_weights(weights, message):
         agreement_weights(weights, pd.Index([1, 2, 3]))
 
 
+@pytest.mark.parametrize("dtype", ["Float64", "Int64"])
+def test_weights_frame_with_a_missing_cell_is_out_of_range(dtype):
+    # a nullable frame's <NA> is NaN in the matrix: the range check names it, not the frame
+    frame = pd.DataFrame([[1, 0], [pd.NA, 1]], index=["a", "b"], columns=["a", "b"], dtype=dtype)
+    with pytest.raises(InvalidParameterError) as caught:
+        agreement_weights(frame, pd.Index(["a", "b"]))
+    assert str(caught.value) == (
+        "`weights` must be agreement weights between 0 and 1, got [[1.0, 0.0], [nan, 1.0]]"
+    )
+
+
+def test_weights_frame_of_text_names_the_cell():
+    frame = pd.DataFrame([[1, "x"], [0, 1]], index=["a", "b"], columns=["a", "b"], dtype=object)
+    with pytest.raises(InvalidParameterError) as caught:
+        agreement_weights(frame, pd.Index(["a", "b"]))
+    assert str(caught.value) == "`weights` DataFrame must hold numbers; ('a', 'b') holds 'x'"
+
+
+def test_weights_frame_missing_categories_lists_at_most_twenty():
+    categories = pd.Index(range(30))
+    frame = pd.DataFrame(np.eye(3))
+    with pytest.raises(InvalidParameterError) as caught:
+        agreement_weights(frame, categories)
+    first_twenty = ", ".join(map(str, range(20)))
+    assert str(caught.value) == (
+        "`weights` DataFrame has no row or column for categories [3, 4, 5, 6, 7, ...]; its "
+        f"index and columns must hold every category of [{first_twenty}, ...]"
+    )
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [

@@ -686,6 +686,47 @@ def test_bad_parameters(kwargs, error, match):
         pa.gamma(frame_of(rows), **{"n_samples": 2, "rng": 0, **kwargs})
 
 
+def _gamma_with_matrix(matrix: pd.DataFrame, labels: str | list[str] = "xy") -> None:
+    rows = [(c, 10 * i, 10 * i + 5, x) for i, x in enumerate(labels) for c in "AB"]
+    pa.gamma(frame_of(rows), categorical=matrix, n_samples=2, rng=0)
+
+
+def test_categorical_frame_messages_speak_of_labels():
+    with pytest.raises(InvalidParameterError) as caught:
+        _gamma_with_matrix(pd.DataFrame([[0.0]], index=["x"], columns=["x"]))
+    assert str(caught.value) == (
+        "`categorical` DataFrame has no row or column for labels ['y']; its index and "
+        "columns must hold every label of ['x', 'y']"
+    )
+    text = pd.DataFrame([[0, "far"], [1, 0]], index=["x", "y"], columns=["x", "y"])
+    with pytest.raises(InvalidParameterError) as caught:
+        _gamma_with_matrix(text)
+    assert str(caught.value) == "`categorical` DataFrame must hold numbers; ('x', 'y') holds 'far'"
+
+
+def test_categorical_frame_lists_at_most_twenty_labels():
+    labels = [f"l{i:02d}" for i in range(25)]
+    with pytest.raises(InvalidParameterError) as caught:
+        _gamma_with_matrix(pd.DataFrame(0.0, index=labels[1:], columns=labels[1:]), labels)
+    first_twenty = ", ".join(repr(x) for x in labels[:20])
+    assert str(caught.value) == (
+        "`categorical` DataFrame has no row or column for labels ['l00']; its index and "
+        f"columns must hold every label of [{first_twenty}, ...]"
+    )
+
+
+def test_categorical_frame_with_a_missing_cell():
+    # a nullable frame's <NA> is NaN in the matrix, which the dissimilarity check names
+    matrix = pd.DataFrame(
+        [[0, 0.5], [pd.NA, 0]], index=["x", "y"], columns=["x", "y"], dtype="Float64"
+    )
+    message = (
+        r"^`categorical` must give finite non-negative dissimilarities; \('y', 'x'\) gives .*nan"
+    )
+    with pytest.raises(InvalidParameterError, match=message):
+        _gamma_with_matrix(matrix)
+
+
 @pytest.mark.parametrize(
     ("rows", "error", "match"),
     [

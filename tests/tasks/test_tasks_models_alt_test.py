@@ -608,6 +608,16 @@ def test_result_properties_repr_and_accessor():
     )
 
 
+def test_a_candidate_among_the_humans_is_refused():
+    df = pa.datasets.model_annotations()
+    with pytest.raises(InvalidParameterError) as caught:
+        pa.alt_test(df, candidate="model_a", epsilon=0.15, humans=["h1", "model_a"])
+    assert str(caught.value) == (
+        "`humans` lists 'model_a', which `candidate` names too; a candidate is compared with the "
+        "humans, never counted among them"
+    )
+
+
 BAD = [
     pytest.param(
         {"candidate": "gpt-x"}, InvalidParameterError, "`candidate` 'gpt-x'", id="unknown-candidate"

@@ -264,6 +264,16 @@ def test_result_and_accessor():
     assert rep.table.loc["model_a", "delta_alpha_low"] <= rep.table.loc["model_a", "delta_alpha"]
 
 
+def test_a_candidate_among_the_humans_is_refused():
+    df = pa.datasets.model_annotations()
+    with pytest.raises(InvalidParameterError) as caught:
+        pa.candidate_report(df, candidates="model_a", n_boot=10, humans=["h1", "model_a"])
+    assert str(caught.value) == (
+        "`humans` lists 'model_a', which `candidates` names too; a candidate is compared with the "
+        "humans, never counted among them"
+    )
+
+
 BAD = [
     pytest.param(
         {"candidates": "gpt-x"},

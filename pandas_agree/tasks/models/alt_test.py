@@ -794,12 +794,13 @@ def alt_test(
 
 
 def _human_positions(tab: Wide, cands: list[Hashable], humans: Any) -> np.ndarray:
+    """The columns of ``tab`` of the human coders (:func:`human_coders` checked each one)."""
     labels = human_coders(tab.coders, cands, humans, "candidate")
     if not labels:
         raise InvalidParameterError(
             f"`humans`: every coder is a candidate ({cands}); there is no human to compare with"
         )
-    return coder_positions(tab.coders, labels, "humans")
+    return tab.coders.get_indexer(pd.Index(labels, dtype=object)).astype(np.intp)
 
 
 def _result(

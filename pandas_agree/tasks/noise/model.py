@@ -207,7 +207,8 @@ class NoiseResult(Result):
         return self._repr(
             f"tau={self.tau:.4g}, t0={self.t0}, n_items={self.n_items}, "
             f"n_disagreed={self.n_disagreed}, p_agree_hard={self.p_agree_hard:.4g}, "
-            f"confidence={self.confidence:g}"
+            f"confidence={self.confidence:g}",
+            reason=self.reason,
         )
 
     def chance_difference(self, confidence: float | None = None) -> ChanceDifference:

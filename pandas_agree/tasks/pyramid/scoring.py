@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 
 from ..._core.pyramid_scores import ideal_weight, sorted_pyramids, weight_deltas
-from ...data.frames import nonempty_frame as _frame
+from ...data.frames import nonempty_frame
 from ...data.prepare import check_columns
 from ...declare import declared
 from ...errors import InvalidParameterError, ValueTypeError
@@ -171,7 +171,7 @@ def _pyramid_table(
     pyramid: pd.DataFrame, keys: _Keys, scu: Hashable, summary: Hashable
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """SCU weights (one row per pyramid SCU) and one row per pyramid with its sizes."""
-    _frame(pyramid, "pyramid")
+    nonempty_frame(pyramid, "pyramid")
     cols = {"scu": scu, "summary": summary}
     if keys.docset is not None:
         cols["docset"] = keys.docset
@@ -222,7 +222,7 @@ def _peer_table(
     """``peers`` checked (a frame with the named columns, no missing labels) and standardized:
     the key columns (``_d`` 0 for a single pyramid), the sentence (``_sent``, when given) and
     the SCU id (``_s``)."""
-    _frame(peers, "peers")
+    nonempty_frame(peers, "peers")
     cols = {
         "peer": keys.peer,
         "scu": scu,
@@ -606,7 +606,7 @@ def score_agreement(
     >>> agree.loc[0, "reason"]
     'fewer than 3 paired peers; identical differences (no paired t)'
     """
-    data = _frame(scores, "scores")
+    data = nonempty_frame(scores, "scores")
     score_cols = (
         [score] if isinstance(score, str) or not isinstance(score, Sequence) else list(score)
     )
