@@ -32,7 +32,9 @@ class Result:
     * ``state``: what the computation found, as a code (an enum whose ``DEFINED`` member is 0),
       for programs to test; the default is :class:`~pandas_agree._core.states.ResultState`
       derived from the headline and ``reason``;
-    * ``reason``: the same for people: a sentence, or None when there is nothing to say.
+    * ``reason``: the same for people: a sentence, or None when there is nothing to say;
+    * for the short repr (with ``repr=False`` in its ``@dataclass``): ``_shown``, the fields
+      it shows, and ``_notes``, those shown only when set (default: ``reason``).
 
     :meth:`to_frame` is one row of :meth:`to_series` unless the result holds a table.
     """
@@ -40,6 +42,8 @@ class Result:
     _headline: ClassVar[str | None] = None
     _series_fields: ClassVar[tuple[str, ...]] = ()
     _series_name: ClassVar[Any] = None
+    _shown: ClassVar[tuple[str, ...]] = ()
+    _notes: ClassVar[tuple[str, ...]] = ("reason",)
 
     def __float__(self) -> float:
         if self._headline is None:
@@ -75,16 +79,23 @@ class Result:
         """The result as a table: here one row, the scalar fields of :meth:`to_series`."""
         return self.to_series().to_frame().T
 
-    def _repr(self, fields: str, *, reason: str | None, **notes: Any) -> str:
-        """The short repr: ``Name(fields)``, then ``, name=value`` for each note that is set.
+    def __repr__(self) -> str:
+        return self._repr()
 
-        ``fields`` are the headline numbers as the subclass formats them; the notes (a
-        weighting scheme, ...) and then ``reason`` (every caller passes it, usually
-        ``self.reason``) are shown, as their repr, only when there is something to say.
-        """
-        shown = {**notes, "reason": reason}
-        extra = "".join(f", {name}={note!r}" for name, note in shown.items() if note)
-        return f"{type(self).__name__}({fields}{extra})"
+    def _repr(self, head: str = "") -> str:
+        """``Name(head, fields, notes)``: ``head`` (a headline the subclass formats, if
+        any), then each field of :attr:`_shown` (``"name"``, ``"name:format spec"`` or
+        ``"name!r"``), then each of :attr:`_notes` that is set, as its repr."""
+        parts = [head] if head else []
+        for spec in self._shown:
+            name, _, fmt = spec.partition(":")
+            if name.endswith("!r"):
+                name = name[:-2]
+                parts.append(f"{name}={getattr(self, name)!r}")
+            else:
+                parts.append(f"{name}={format(getattr(self, name), fmt)}")
+        parts += [f"{name}={getattr(self, name)!r}" for name in self._notes if getattr(self, name)]
+        return f"{type(self).__name__}({', '.join(parts)})"
 
 
 def snapshot(frame: pd.DataFrame) -> pd.DataFrame:
@@ -133,7 +144,7 @@ class AlphaFit:
 ALPHA_FIELDS = ("alpha", "observed", "expected", "n_units", "n_coders", "n_pairable")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class AlphaResult(Result):
     """Krippendorff's alpha and the quantities it is made of.
 
@@ -190,12 +201,7 @@ class AlphaResult(Result):
     def _series_name(self) -> str:
         return self.distance
 
-    def __repr__(self) -> str:
-        return self._repr(
-            f"alpha={self.alpha:.4f}, distance={self.distance!r}, n_units={self.n_units}, "
-            f"n_coders={self.n_coders}, n_pairable={self.n_pairable}",
-            reason=self.reason,
-        )
+    _shown = ("alpha:.4f", "distance!r", "n_units", "n_coders", "n_pairable")
 
     def bootstrap(
         self,

@@ -121,16 +121,19 @@ def test_default_state_follows_the_headline():
     assert Toy(0.5).to_frame().shape == (1, 0)
 
 
-def test_the_short_repr_shows_the_notes_then_the_reason():
-    @dataclasses.dataclass(frozen=True)
+def test_the_short_repr_shows_its_fields_then_the_notes_that_are_set():
+    @dataclasses.dataclass(frozen=True, repr=False)
     class Toy(Result):
         value: float
+        method: str
+        weights: str | None = None
         reason: str | None = None
+        _shown = ("value:.2f", "method!r")
+        _notes = ("weights", "reason")
 
-    toy = Toy(0.5, "too few units")
-    assert toy._repr("value=0.5", weights="linear", reason=toy.reason) == (
-        "Toy(value=0.5, weights='linear', reason='too few units')"
+    toy = Toy(0.5, "x", "linear", "too few units")
+    assert repr(toy) == "Toy(value=0.50, method='x', weights='linear', reason='too few units')"
+    assert repr(Toy(0.5, "x")) == "Toy(value=0.50, method='x')"
+    assert toy._repr("head=1") == (
+        "Toy(head=1, value=0.50, method='x', weights='linear', reason='too few units')"
     )
-    assert toy._repr("value=0.5", weights=None, reason=None) == "Toy(value=0.5)"
-    with pytest.raises(TypeError, match="reason"):  # a note never stands in for the reason
-        toy._repr("value=0.5", weights="linear")

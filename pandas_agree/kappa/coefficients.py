@@ -101,7 +101,7 @@ _TWO_CODER = ("cohen_kappa", "scott_pi")
 # Result
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CoefficientResult(Result):
     """A chance-corrected agreement coefficient and what it is made of.
 
@@ -173,13 +173,11 @@ class CoefficientResult(Result):
         """Why ``value`` is NaN, in words (None when it is defined)."""
         return chance_reason(self.state)
 
+    _shown = ("observed:.4f", "expected:.4f", "n_units", "n_coders")
+    _notes = ("weights", "reason")
+
     def __repr__(self) -> str:
-        return self._repr(
-            f"{self.method}={self.value:.4f}, observed={self.observed:.4f}, "
-            f"expected={self.expected:.4f}, n_units={self.n_units}, n_coders={self.n_coders}",
-            weights=self.weights,
-            reason=self.reason,
-        )
+        return self._repr(f"{self.method}={self.value:.4f}")
 
 
 # ---------------------------------------------------------------------------------------------

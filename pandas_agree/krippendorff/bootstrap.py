@@ -74,7 +74,7 @@ __all__ = [
 METHODS = ("krippendorff", "units", "clusters")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ConfidenceInterval(Result):
     """A bootstrap percentile interval; unpacks as ``low, high``."""
 
@@ -103,13 +103,8 @@ class ConfidenceInterval(Result):
         """The same as :attr:`reason`."""
         return self.reason
 
-    def __repr__(self) -> str:
-        return self._repr(
-            f"low={self.low:.4f}, high={self.high:.4f}, level={self.level}, "
-            f"method={self.method!r}, n_boot={self.n_boot}",
-            note=self.note,
-            reason=None,  # shown as ``note``, the name this repr gives it
-        )
+    _shown = ("low:.4f", "high:.4f", "level", "method!r", "n_boot")
+    _notes = ("note",)
 
 
 @dataclass(frozen=True)

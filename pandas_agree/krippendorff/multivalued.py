@@ -50,7 +50,7 @@ _NO_EXPECTED = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MVAlphaResult(Result):
     """Multi-valued alpha and the quantities it is made of.
 
@@ -100,12 +100,7 @@ class MVAlphaResult(Result):
     _series_name = "mv_alpha"
     _series_fields = (*ALPHA_FIELDS, "n_sets", "n_labels", "reason")
 
-    def __repr__(self) -> str:
-        return self._repr(
-            f"alpha={self.alpha:.4f}, n_units={self.n_units}, n_coders={self.n_coders}, "
-            f"n_pairable={self.n_pairable}",
-            reason=self.reason,
-        )
+    _shown = ("alpha:.4f", "n_units", "n_coders", "n_pairable")
 
 
 def _incidence(coded: CodedData) -> tuple[sp.csr_matrix, pd.Index]:

@@ -46,7 +46,7 @@ _DOC_COLUMNS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GammaResult(Result):
     r"""Mathet et al.'s :math:`\gamma` over all documents, and its parts.
 
@@ -131,14 +131,10 @@ class GammaResult(Result):
     )
     _series_name: ClassVar[str] = "gamma"
 
-    def __repr__(self) -> str:
-        return self._repr(
-            f"gamma={self.gamma:.4f}, observed={self.observed:.4f}, "
-            f"expected={self.expected:.4f}, expected_se={self.expected_se:.4f}, "
-            f"gamma_cat={self.gamma_cat:.4f}, n_samples={self.n_samples}, "
-            f"n_coders={self.n_coders}, n_units={self.n_units}",
-            reason=self.reason,
-        )
+    _shown = (
+        "gamma:.4f", "observed:.4f", "expected:.4f", "expected_se:.4f", "gamma_cat:.4f",
+        "n_samples", "n_coders", "n_units",
+    )
 
     def to_frame(self) -> pd.DataFrame:
         """:attr:`per_document`: one row per document, ``"(pooled)"`` last."""

@@ -28,7 +28,7 @@ __all__ = [
 # unitizing alpha
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class UnitizingAlphaResult(Result):
     r"""Krippendorff's unitizing alpha :math:`\alpha_U` and its parts.
 
@@ -82,14 +82,11 @@ class UnitizingAlphaResult(Result):
     )
     _series_name = "unitizing_alpha"
 
-    def __repr__(self) -> str:
-        return self._repr(
-            f"alpha={self.alpha:.4f}, observed={self.observed:.4f}, "
-            f"expected={self.expected:.4f}, n_coders={self.n_coders}, "
-            f"n_categories={self.n_categories}, n_units={self.n_units}, length={self.length}",
-            n_merged=self.n_merged,
-            reason=self.reason,
-        )
+    _shown = (
+        "alpha:.4f", "observed:.4f", "expected:.4f", "n_coders", "n_categories", "n_units",
+        "length",
+    )
+    _notes = ("n_merged", "reason")
 
     def to_frame(self) -> pd.DataFrame:
         """``per_category`` with an ``"(all)"`` row on top for :math:`\\alpha_U`."""

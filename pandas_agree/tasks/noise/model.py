@@ -142,7 +142,7 @@ def _check_counts(n_items: Any, n_disagreed: Any, p: float) -> tuple[int, int]:
 # ----------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class NoiseResult(Result):
     r"""Noise of the agreed subset under the easy/hard model.
 
@@ -203,13 +203,7 @@ class NoiseResult(Result):
         """``t0 - d``: agreed items that may be coin-flips, at the given confidence."""
         return self.t0 - self.n_disagreed
 
-    def __repr__(self) -> str:
-        return self._repr(
-            f"tau={self.tau:.4g}, t0={self.t0}, n_items={self.n_items}, "
-            f"n_disagreed={self.n_disagreed}, p_agree_hard={self.p_agree_hard:.4g}, "
-            f"confidence={self.confidence:g}",
-            reason=self.reason,
-        )
+    _shown = ("tau:.4g", "t0", "n_items", "n_disagreed", "p_agree_hard:.4g", "confidence:g")
 
     def chance_difference(self, confidence: float | None = None) -> ChanceDifference:
         """:func:`chance_difference` on the agreed subset: ``L = n - d``, ``R = t0 - d``.
