@@ -189,7 +189,7 @@ def rescored(frame: pd.DataFrame, rows: list) -> float:
     for r, tup in enumerate(rows):
         for entry in tup:
             if entry[1] is not None:
-                members[r, coders.index(entry[0])] = key[tuple([entry[0], *entry[1:3], entry[3]])]
+                members[r, coders.index(entry[0])] = key[(entry[0], *entry[1:3], entry[3])]
     n_cat = int(units.category.max()) + 1
     dissim = al.Dissimilarity(1.0, 1.0, 1.0, 1.0 - np.eye(n_cat))
     dis = al.unitary_disorder(members, units, dissim, np.zeros(len(rows), dtype=np.intp))

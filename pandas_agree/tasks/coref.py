@@ -283,15 +283,15 @@ def _table_stats(a: Any, b: Any, c: Any, d: Any) -> dict[str, np.ndarray]:
         recall = a / (a + c)
         precision = a / (a + b)
     # 0/0 and x/0 are undefined here, never infinite
-    out = dict(
-        kappa=kappa,
-        alpha=alpha,
-        krippendorff_alpha=k_alpha,
-        recall=recall,
-        precision=precision,
-        observed_agreement=p_ao,
-        expected_agreement=p_ae,
-    )
+    out = {
+        "kappa": kappa,
+        "alpha": alpha,
+        "krippendorff_alpha": k_alpha,
+        "recall": recall,
+        "precision": precision,
+        "observed_agreement": p_ao,
+        "expected_agreement": p_ae,
+    }
     return {k: np.where(np.isfinite(v), v, np.nan) for k, v in out.items()}
 
 

@@ -97,7 +97,7 @@ def _guards() -> dict[str, set[Path]]:
 def _doctest_sources() -> list[Path]:
     """Every file pytest collects doctests from (testpaths and --doctest-glob='*.md')."""
     files = [ROOT / "README.md"]
-    files += [p for p in (ROOT / "pandas_agree").rglob("*.py")]
+    files += list((ROOT / "pandas_agree").rglob("*.py"))
     files += [
         p
         for p in (ROOT / "docs").rglob("*")

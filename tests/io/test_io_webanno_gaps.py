@@ -88,7 +88,7 @@ def test_random_ranges_read_and_any_hole_raises(seed, tmp_path):
     n = sum(map(len, sentences))
     first = int(rng.integers(0, n - 1))
     last = int(rng.integers(first + 1, n))
-    marks = {k: "X[1]" for k in range(first, last + 1)}
+    marks = dict.fromkeys(range(first, last + 1), "X[1]")
     path = tmp_path / "doc" / "u.tsv"
     text = _write(path, sentences, marks)
     frame = io.read_webanno_tsv(path)

@@ -621,29 +621,29 @@ def test_no_disagreement_large_n_is_zero():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        (dict(confidence=1.5), "`confidence` must be in (0, 1), got 1.5"),
-        (dict(confidence=0), "`confidence` must be in (0, 1), got 0"),
-        (dict(confidence=1.0), "`confidence` must be in (0, 1), got 1.0"),
-        (dict(confidence=float("nan")), "`confidence` must be in (0, 1), got nan"),
-        (dict(confidence="0.95"), "`confidence` must be in (0, 1), got '0.95'"),
-        (dict(p_agree_hard=-0.1), "`p_agree_hard` must be in [0, 1], got -0.1"),
-        (dict(p_agree_hard=1.2), "`p_agree_hard` must be in [0, 1], got 1.2"),
-        (dict(p_agree_hard=None), "`p_agree_hard` must be in [0, 1], got None"),
-        (dict(n_items=0), "`n_items` must be an integer >= 1, got 0"),
-        (dict(n_items=10.5), "`n_items` must be an integer >= 1, got 10.5"),
-        (dict(n_items=True), "`n_items` must be an integer >= 1, got True"),
-        (dict(n_disagreed=-1), "`n_disagreed` must be an integer >= 0, got -1"),
-        (dict(n_disagreed=1001), "`n_disagreed` must be <= `n_items` (1000), got 1001"),
-        (dict(n_disagreed=np.float64(3)), "`n_disagreed` must be an integer >= 0, got 3.0"),
+        ({"confidence": 1.5}, "`confidence` must be in (0, 1), got 1.5"),
+        ({"confidence": 0}, "`confidence` must be in (0, 1), got 0"),
+        ({"confidence": 1.0}, "`confidence` must be in (0, 1), got 1.0"),
+        ({"confidence": float("nan")}, "`confidence` must be in (0, 1), got nan"),
+        ({"confidence": "0.95"}, "`confidence` must be in (0, 1), got '0.95'"),
+        ({"p_agree_hard": -0.1}, "`p_agree_hard` must be in [0, 1], got -0.1"),
+        ({"p_agree_hard": 1.2}, "`p_agree_hard` must be in [0, 1], got 1.2"),
+        ({"p_agree_hard": None}, "`p_agree_hard` must be in [0, 1], got None"),
+        ({"n_items": 0}, "`n_items` must be an integer >= 1, got 0"),
+        ({"n_items": 10.5}, "`n_items` must be an integer >= 1, got 10.5"),
+        ({"n_items": True}, "`n_items` must be an integer >= 1, got True"),
+        ({"n_disagreed": -1}, "`n_disagreed` must be an integer >= 0, got -1"),
+        ({"n_disagreed": 1001}, "`n_disagreed` must be <= `n_items` (1000), got 1001"),
+        ({"n_disagreed": np.float64(3)}, "`n_disagreed` must be an integer >= 0, got 3.0"),
         (
-            dict(p_agree_hard=1.0),
+            {"p_agree_hard": 1.0},
             "`p_agree_hard` = 1 means hard items never show a disagreement, so `n_disagreed` "
             "must be 0, got 100",
         ),
     ],
 )
 def test_agreed_noise_bad_input(kwargs, message):
-    args = dict(n_items=1000, n_disagreed=100, p_agree_hard=0.5, confidence=0.95)
+    args = {"n_items": 1000, "n_disagreed": 100, "p_agree_hard": 0.5, "confidence": 0.95}
     args.update(kwargs)
     with pytest.raises(InvalidParameterError) as info:
         agreed_noise(**args)

@@ -673,7 +673,7 @@ def score_agreement(
         out = out.drop(columns="docset")
     elif docset != "docset":
         out = out.rename(columns={"docset": docset})
-    float_cols = [c for c in columns[6:-1]]
+    float_cols = list(columns[6:-1])
     out[float_cols] = out[float_cols].astype(np.float64)
     out["reason"] = out["reason"].fillna("")
     return out
