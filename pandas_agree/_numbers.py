@@ -96,7 +96,7 @@ def labelled_matrix(
         )
     cells = frame.loc[categories, categories]
     try:
-        return cells.to_numpy(dtype=float)
+        return cells.to_numpy(dtype=float, na_value=np.nan)
     except (TypeError, ValueError):
         where = _first_bad(cells)
         raise InvalidParameterError(f"{name} DataFrame must hold numbers{where}") from None
