@@ -353,8 +353,8 @@ def from_objects(
     """Codes of an object column of lists, tuples, sets, arrays (and scalars) into its
     distinct sets, as for a column of hashable cells.
 
-    A cell's items are what iterating it gives: the items of every present cell go into one
-    object array (:func:`itertools.chain`) and are coded by :func:`pandas.factorize`, so
+    A cell's items are what iterating it gives: the items of the present cells go into
+    object arrays (:func:`itertools.chain`) and are coded by :func:`pandas.factorize`, so
     items compare as Python compares them (``b"cd"`` stays apart from ``"cd"``, ``2.5``
     from ``2``); the rows' sets are then told apart by
     :func:`~pandas_agree._core.setcodes.dedupe_sets`. A built-in list, tuple, set or
@@ -452,12 +452,13 @@ def _merged(
     onto, domain = pd.factorize(np.concatenate(domains))
     codes = np.concatenate([p[2] for p in parts])
     starts = np.cumsum([0] + [d.size for d in domains[:-1]])  # each block's first label
-    labels = onto[codes + np.repeat(starts, [p[2].size for p in parts])]
-    labels[codes < 0] = -1
+    labels = np.full(codes.size, -1, dtype=np.intp)
+    found = codes >= 0
+    labels[found] = onto[(codes + np.repeat(starts, [p[2].size for p in parts]))[found]]
     return (
         np.concatenate([p[0] for p in parts]),
         np.concatenate([p[1] for p in parts]),
-        labels.astype(np.intp, copy=False),
+        labels,
         pd.Index(domain, dtype=object),
     )
 

@@ -1319,12 +1319,19 @@ def test_a_missing_item_in_a_later_block_is_refused(block, monkeypatch):
         pa.alpha(df, "masi")
 
 
+@pytest.mark.parametrize("block", [1, 1 << 12])
 @pytest.mark.parametrize(
-    "cells", [[], [None, None], [[], None, ()]], ids=["empty", "all None", "empty sets"]
+    "cells",
+    [[], [None, None], [[], None, ()], [[None], None, [np.nan]], [[], [None]]],
+    ids=["empty", "all None", "empty sets", "only missing items", "empty and missing"],
 )
-def test_columns_of_no_items_read_by_definition(cells):
-    """No cell holds an item: every present cell is the empty set."""
+def test_columns_of_no_items_read_by_definition(cells, block, monkeypatch):
+    """No cell holds a label: every present cell is the empty set, or its missing items as
+    they are (which the caller refuses)."""
+    from pandas_agree._core import tuning
     from pandas_agree.data.sets import from_objects
+
+    monkeypatch.setattr(tuning, "READ_BLOCK_CELLS", block)
 
     column = _objects(cells)
     codes, distinct = from_objects(column, False, "value", check_strings=False)
