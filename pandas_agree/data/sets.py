@@ -512,9 +512,10 @@ def _as_tuples(cells: Any) -> tuple[np.ndarray, np.ndarray]:
 def _joined_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """The items of 1-d numpy arrays of strings or objects, joined by one
     :func:`numpy.concatenate` (strings as ``str``), and each array's length; None for other
-    arrays (concatenate would turn a ``datetime64[ns]`` item into an int)."""
-    kinds = {dtype.kind for dtype in set(map(operator.attrgetter("dtype"), cells))}
-    if not kinds <= {"U", "O"}:
+    arrays (concatenate would turn a ``datetime64[ns]`` item into an int; a 0-d array is one
+    value, not a set)."""
+    shapes = set(map(operator.attrgetter("dtype.kind", "ndim"), cells))
+    if not shapes <= {("U", 1), ("O", 1)}:
         return None
     lengths = _lengths(cells)
     try:

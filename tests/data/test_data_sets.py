@@ -687,9 +687,11 @@ def test_hashable_sequences_are_sets_in_hashable_columns_too():
     assert pa.alpha(df, "jaccard").observed == 0.0  # {1, 2} == {1, 2}, {3} == {3}
 
 
-def test_zero_dimensional_array_cell_is_a_typed_error():
+@pytest.mark.parametrize("other", [["ab"], np.array(["ab"])], ids=["list", "array"])
+def test_zero_dimensional_array_cell_is_a_typed_error(other):
+    """A 0-d array is one value (and cannot be hashed), beside a list or among arrays."""
     cells = np.empty(2, dtype=object)
-    cells[:] = [np.array("ab"), ["ab"]]
+    cells[:] = [np.array("ab"), other]
     df = pd.DataFrame({"unit": [0, 0], "coder": [0, 1], "value": cells})
     with pytest.raises(ValueTypeError, match="unhashable value"):
         pa.alpha(df, "jaccard")
@@ -1057,7 +1059,7 @@ def _read_by_definition(column: np.ndarray, scalars_as_sets: bool):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("block", [3, 1 << 12])
+@pytest.mark.parametrize("block", [1, 3, 1 << 12])
 @pytest.mark.parametrize("scalars_as_sets", [False, True])
 @pytest.mark.parametrize("seed", range(40))
 def test_from_objects_reads_every_kind_of_cell_by_definition(
@@ -1274,7 +1276,7 @@ _ARRAY_CELLS = {
 }
 
 
-@pytest.mark.parametrize("block", [3, 1 << 12])
+@pytest.mark.parametrize("block", [1, 3, 1 << 12])
 @pytest.mark.parametrize("last", [None, "plain", "NaN", "0-d array", "str"])
 @pytest.mark.parametrize("cells", ["plain", "arrays", "both"])
 @pytest.mark.parametrize("seed", range(4))
