@@ -514,10 +514,13 @@ def _joined_arrays(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     :func:`numpy.concatenate` (strings as ``str``), and each array's length; None for other
     arrays (concatenate would turn a ``datetime64[ns]`` item into an int; a 0-d array is one
     value, not a set)."""
-    shapes = set(map(operator.attrgetter("dtype.kind", "ndim"), cells))
-    if not shapes <= {("U", 1), ("O", 1)}:
+    kinds = {dtype.kind for dtype in set(map(operator.attrgetter("dtype"), cells))}
+    if not kinds <= {"U", "O"}:
         return None
-    lengths = _lengths(cells)
+    try:
+        lengths = _lengths(cells)
+    except TypeError:  # len() of a 0-d array
+        return None
     try:
         flat = np.concatenate(list(cells)) if cells.size else np.zeros(0, dtype=object)
     except ValueError:  # a 0-d array, or arrays of several dimensions
