@@ -221,7 +221,7 @@ def _category_matrix(categorical: Any, labels: pd.Index, counts: np.ndarray) -> 
         i, j = np.argwhere(bad)[0]
         raise InvalidParameterError(
             f"{where} must give finite non-negative dissimilarities; ({labels[i]!r}, "
-            f"{labels[j]!r}) gives {m[i, j]!r}"
+            f"{labels[j]!r}) gives {float(m[i, j])!r}"
         )
     if (np.diag(m) != 0).any():
         i = int(np.flatnonzero(np.diag(m) != 0)[0])
