@@ -21,6 +21,23 @@ __all__ = ["FIXTURES", "alpha_by_definition", "jaccard", "masi", "random_set_fra
 #: Files written for the tests (tool exports): ``tests/fixtures/io/...``.
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
+#: The columns of a relation frame, as the readers document them (written out here, not
+#: imported, so that the tests check the library's list).
+RELATION_FRAME_COLUMNS = [
+    "document",
+    "coder",
+    "relation",
+    "label",
+    "head",
+    "tail",
+    "head_start",
+    "head_end",
+    "head_label",
+    "tail_start",
+    "tail_end",
+    "tail_label",
+]
+
 
 def masi(a: frozenset, b: frozenset) -> float:
     """Passonneau (2006): ``1 - J * M``, M = 1, 2/3, 1/3, 0 (equal, subset, overlap, disjoint)."""
@@ -82,3 +99,21 @@ def random_set_frame(
                 value = frozenset(rng.choice(list(labels), int(rng.integers(1, 4))).tolist())
             rows.append((unit, coder, value))
     return pd.DataFrame(rows, columns=["unit", "coder", "value"])
+
+
+def write_brat(root, spans, texts) -> None:
+    """A brat project under ``root`` (one folder per coder) holding ``spans`` on ``texts``."""
+    (root / "annotation.conf").write_text(
+        "[entities]\n" + "\n".join(sorted(spans["label"].unique())) + "\n[relations]\n[events]\n"
+        "[attributes]\n"
+    )
+    for c in sorted(spans["coder"].unique()):
+        (root / c).mkdir()
+        for d, text in texts.items():
+            (root / c / f"{d}.txt").write_text(text)
+            mine = spans[(spans["coder"] == c) & (spans["document"] == d)]
+            lines = [
+                f"T{k + 1}\t{lab} {s} {e}\t{text[s:e]}"
+                for k, (s, e, lab) in enumerate(zip(mine["start"], mine["end"], mine["label"]))
+            ]
+            (root / c / f"{d}.ann").write_text("\n".join(lines) + ("\n" if lines else ""))

@@ -39,7 +39,7 @@ __all__ = [
 BLOCK_CELLS = 1 << 22
 
 #: Object-column cells read per block: cells and labels still cached vs calls per block
-#: (bench_targets.py, list and set columns: 4096 best of 1-8 k).
+#: (chosen with bench_targets.py on list, set and array columns).
 READ_BLOCK_CELLS = 1 << 12
 
 #: Set kernels tabulate all V x V pairs up to this many cells: V^2 evaluations vs one per lookup.

@@ -3,7 +3,7 @@
 Label Studio JSON (https://labelstud.io/guide/export.html): the task text is
 ``data.<field>`` (``data.text`` for the usual ``<Text value="$text"/>``); a ``labels`` result
 stores ``value.start``, ``value.end`` (Python string offsets since Label Studio 1.4, UTF-16
-units before: label-studio issue 1008, pull request 1559) and ``value.text``, the covered
+units before; https://github.com/HumanSignal/label-studio/pull/1559) and ``value.text``, the covered
 text. JSON_MIN keeps the data fields at the top level of each record.
 """
 

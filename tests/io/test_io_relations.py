@@ -28,26 +28,13 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from definitions import FIXTURES
+from definitions import FIXTURES, RELATION_FRAME_COLUMNS
 
 from pandas_agree import io
 from pandas_agree.spans.relations import relation_f1 as io_relation_f1
 
 DATA = FIXTURES / "io" / "relations"
-COLUMNS = [
-    "document",
-    "coder",
-    "relation",
-    "label",
-    "head",
-    "tail",
-    "head_start",
-    "head_end",
-    "head_label",
-    "tail_start",
-    "tail_end",
-    "tail_label",
-]
+COLUMNS = RELATION_FRAME_COLUMNS
 
 
 def rows(frame):

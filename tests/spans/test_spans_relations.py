@@ -15,6 +15,7 @@ import random
 import numpy as np
 import pandas as pd
 import pytest
+from definitions import RELATION_FRAME_COLUMNS
 
 import pandas_agree as pa
 from pandas_agree.errors import (
@@ -26,20 +27,7 @@ from pandas_agree.errors import (
 from pandas_agree.spans.relations import MACRO, NO_RELATION
 
 ALL = "(all)"
-COLS = [
-    "document",
-    "coder",
-    "relation",
-    "label",
-    "head",
-    "tail",
-    "head_start",
-    "head_end",
-    "head_label",
-    "tail_start",
-    "tail_end",
-    "tail_label",
-]
+COLS = RELATION_FRAME_COLUMNS
 
 
 def frame(rows):

@@ -7,6 +7,7 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
+from definitions import write_brat
 
 import pandas_agree as pa
 from pandas_agree.errors import InvalidParameterError
@@ -130,21 +131,6 @@ def test_bad_measures(measures, match):
         pa.span_report(SPANS, texts=TEXTS, measures=measures)
 
 
-def _write_brat(root, spans, texts):
-    (root / "annotation.conf").write_text(
-        "[entities]\n" + "\n".join(sorted(spans["label"].unique())) + "\n[relations]\n[events]\n"
-        "[attributes]\n"
-    )
-    for c in sorted(spans["coder"].unique()):
-        (root / c).mkdir()
-        for d, text in texts.items():
-            (root / c / f"{d}.txt").write_text(text)
-            mine = spans[(spans["coder"] == c) & (spans["document"] == d)]
-            lines = [
-                f"T{k + 1}\t{lab} {s} {e}\t{text[s:e]}"
-                for k, (s, e, lab) in enumerate(zip(mine["start"], mine["end"], mine["label"]))
-            ]
-            (root / c / f"{d}.ann").write_text("\n".join(lines) + ("\n" if lines else ""))
 
 
 def _run(capsys, *argv):
@@ -158,7 +144,7 @@ def _run(capsys, *argv):
 @pytest.mark.slow
 def test_cli_measures(tmp_path, capsys):
     pytest.importorskip("pandas_agree.io")
-    _write_brat(tmp_path, SPANS, TEXTS)
+    write_brat(tmp_path, SPANS, TEXTS)
     names = "u_alpha,cu_alpha,f1_exact"
     code, out, err = _run(
         capsys, "spans", tmp_path, "--format", "brat", "--by", "document", "--measures", names,

@@ -22,6 +22,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 import pytest
+from definitions import write_brat
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -387,21 +388,6 @@ def test_span_f1_matches_brute_force(spans, match):
             assert rows.loc[ALL_LABELS, "f1"] == pytest.approx(2 * m / (na + nb))
 
 
-def _write_brat(root, spans, texts):
-    (root / "annotation.conf").write_text(
-        "[entities]\n" + "\n".join(sorted(spans["label"].unique())) + "\n[relations]\n[events]\n"
-        "[attributes]\n"
-    )
-    for c in sorted(spans["coder"].unique()):
-        (root / c).mkdir()
-        for d, text in texts.items():
-            (root / c / f"{d}.txt").write_text(text)
-            mine = spans[(spans["coder"] == c) & (spans["document"] == d)]
-            lines = [
-                f"T{k + 1}\t{lab} {s} {e}\t{text[s:e]}"
-                for k, (s, e, lab) in enumerate(zip(mine["start"], mine["end"], mine["label"]))
-            ]
-            (root / c / f"{d}.ann").write_text("\n".join(lines) + ("\n" if lines else ""))
 
 
 def test_span_f1_against_bratiaa(tmp_path):
@@ -417,7 +403,7 @@ def test_span_f1_against_bratiaa(tmp_path):
             ("d2", "C", 8, 11, "PER"), ("d2", "C", 16, 22, "PER"),
         ]
     )  # fmt: skip
-    _write_brat(tmp_path, spans, texts)
+    write_brat(tmp_path, spans, texts)
     agreement = bratiaa.compute_f1_agreement(str(tmp_path))
     matrix = agreement.compute_total_f1_matrix()
     names = agreement.annotators
@@ -545,7 +531,7 @@ def test_cli_spans_brat(tmp_path, capsys):
             ("d2", "A", 0, 3, "PER"), ("d2", "B", 0, 3, "PER"), ("d2", "B", 8, 11, "PER"),
         ]
     )  # fmt: skip
-    _write_brat(tmp_path, spans, texts)
+    write_brat(tmp_path, spans, texts)
     code, out, err = _run(
         capsys, "spans", tmp_path, "--from", "brat", "--by", "document", "--to", "csv"
     )
@@ -652,7 +638,7 @@ def test_cli_spans_counts_empty_ann_files(tmp_path, capsys):
     pytest.importorskip("pandas_agree.io")
     texts = {"d1": "Bill met Jill .", "d2": "Ann saw Bob ."}
     spans = frame([("d1", "A", 0, 4, "PER"), ("d1", "B", 0, 4, "PER"), ("d2", "A", 0, 3, "PER")])
-    _write_brat(tmp_path, spans, texts)  # B's d2.ann is empty: B saw d2 and marked nothing
+    write_brat(tmp_path, spans, texts)  # B's d2.ann is empty: B saw d2 and marked nothing
     code, out, err = _run(capsys, "spans", tmp_path, "--from", "brat", "--to", "csv")
     assert code == 0, err
     got = pd.read_csv(__import__("io").StringIO(out), index_col=0)
@@ -674,7 +660,7 @@ def test_span_f1_coverage_compares_documents_both_saw(tmp_path):
             ("d1", "C", 0, 4, "PER"), ("d1", "C", 9, 13, "PER"),
         ]
     )  # fmt: skip
-    _write_brat(tmp_path, spans, texts)
+    write_brat(tmp_path, spans, texts)
     (tmp_path / "C" / "d2.ann").unlink()  # C never saw d2
     (tmp_path / "C" / "d2.txt").unlink()
     read = io.read_brat(tmp_path)
